@@ -1,0 +1,127 @@
+// Every API error is a StatusError; lib/api/respond.ts is the only place that turns one into a v1 Status
+// body. Factories are named after Kubernetes reasons and produce the exact kube-apiserver messages.
+
+export type StatusReason =
+  | "Unauthorized" | "Forbidden" | "NotFound" | "AlreadyExists" | "Conflict" | "Gone" | "Invalid"
+  | "ServerTimeout" | "Timeout" | "TooManyRequests" | "BadRequest" | "MethodNotAllowed" | "NotAcceptable"
+  | "RequestEntityTooLarge" | "UnsupportedMediaType" | "InternalError" | "Expired" | "ServiceUnavailable" | "";
+
+export interface StatusCause { reason: string; message: string; field: string }
+
+export interface StatusDetails {
+  name?: string;
+  group?: string;
+  kind?: string;
+  uid?: string;
+  causes?: StatusCause[];
+  retryAfterSeconds?: number;
+}
+
+export interface Status {
+  kind: "Status";
+  apiVersion: "v1";
+  metadata: { resourceVersion?: string; continue?: string };
+  status: "Success" | "Failure";
+  message?: string;
+  reason?: StatusReason;
+  details?: StatusDetails;
+  code?: number;
+}
+
+export class StatusError extends Error {
+  constructor(
+    readonly code: number,
+    readonly reason: StatusReason,
+    message: string,
+    readonly details?: StatusDetails,
+    readonly listMeta: { continue?: string } = {},
+  ) {
+    super(message);
+  }
+
+  toStatus(): Status {
+    const s: Status = { kind: "Status", apiVersion: "v1", metadata: { ...this.listMeta }, status: "Failure", message: this.message, reason: this.reason };
+    if (this.details) s.details = this.details;
+    s.code = this.code;
+    return s;
+  }
+}
+
+/** A field-level validation problem; becomes one `details.causes` entry of a 422. */
+export interface FieldError {
+  type: "FieldValueRequired" | "FieldValueInvalid" | "FieldValueNotSupported" | "FieldValueDuplicate"
+    | "FieldValueForbidden" | "FieldValueTooLong" | "FieldValueTooMany" | "FieldValueNotFound" | "FieldValueTypeInvalid";
+  field: string;
+  /** The message body as kube-apiserver renders it, e.g. `Required value` or `Invalid value: "x": must be ...`. */
+  detail: string;
+}
+
+const quoted = (value: unknown): string => {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (value === undefined || value === null) return "null";
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
+  return JSON.stringify(value);
+};
+
+/** Field error builders that render messages as kube-apiserver's field.Error does. */
+export const field = {
+  required: (path: string, detail?: string): FieldError =>
+    ({ type: "FieldValueRequired", field: path, detail: detail ? `Required value: ${detail}` : "Required value" }),
+  invalid: (path: string, value: unknown, detail?: string): FieldError =>
+    ({ type: "FieldValueInvalid", field: path, detail: `Invalid value: ${quoted(value)}${detail ? `: ${detail}` : ""}` }),
+  notSupported: (path: string, value: unknown, supported: readonly string[]): FieldError =>
+    ({ type: "FieldValueNotSupported", field: path, detail: `Unsupported value: ${quoted(value)}${supported.length ? `: supported values: ${supported.map((s) => JSON.stringify(s)).join(", ")}` : ""}` }),
+  duplicate: (path: string, value: unknown): FieldError =>
+    ({ type: "FieldValueDuplicate", field: path, detail: `Duplicate value: ${quoted(value)}` }),
+  forbidden: (path: string, detail: string): FieldError =>
+    ({ type: "FieldValueForbidden", field: path, detail: `Forbidden: ${detail}` }),
+  tooLong: (path: string, max: number): FieldError =>
+    ({ type: "FieldValueTooLong", field: path, detail: `Too long: must have at most ${max} bytes` }),
+  tooMany: (path: string, actual: number, max: number): FieldError =>
+    ({ type: "FieldValueTooMany", field: path, detail: `Too many: ${actual}: must have at most ${max} items` }),
+  notFound: (path: string, value: unknown): FieldError =>
+    ({ type: "FieldValueNotFound", field: path, detail: `Not found: ${quoted(value)}` }),
+};
+
+const gr = (resource: string) => resource; // core group: the group-resource string is the plural
+
+export const errors = {
+  notFound: (resource: string, name: string) =>
+    new StatusError(404, "NotFound", `${gr(resource)} "${name}" not found`, { name, kind: resource }),
+  routeNotFound: () =>
+    new StatusError(404, "NotFound", "the server could not find the requested resource", {}),
+  alreadyExists: (resource: string, name: string, terminating = false) =>
+    new StatusError(409, "AlreadyExists", `${terminating ? "object is being deleted: " : ""}${gr(resource)} "${name}" already exists`, { name, kind: resource }),
+  generateNameExhausted: (resource: string, name: string) =>
+    new StatusError(409, "AlreadyExists", `${gr(resource)} "${name}" already exists, the server was not able to generate a unique name for the object`, { name, kind: resource, retryAfterSeconds: 1 }),
+  conflict: (resource: string, name: string, detail = "the object has been modified; please apply your changes to the latest version and try again") =>
+    new StatusError(409, "Conflict", `Operation cannot be fulfilled on ${gr(resource)} "${name}": ${detail}`, { name, kind: resource }),
+  /** 422 Invalid for an object of `kind` (the Kind, not the plural, goes in details.kind). */
+  invalid: (kind: string, name: string, errs: FieldError[], group?: string) => {
+    const rendered = [...new Set(errs.map((e) => `${e.field}: ${e.detail}`))];
+    const list = rendered.length === 1 ? rendered[0] : `[${rendered.join(", ")}]`;
+    const gk = group ? `${kind}.${group}` : kind;
+    const details: StatusDetails = { name, ...(group ? { group } : {}), kind, causes: errs.map((e) => ({ reason: e.type, message: e.detail, field: e.field })) };
+    return new StatusError(422, "Invalid", `${gk} "${name}" is invalid: ${list}`, details);
+  },
+  /** 422 for bad query options (ListOptions, DeleteOptions, ...) in group meta.k8s.io. */
+  invalidOptions: (optionsKind: string, errs: FieldError[]) => errors.invalid(optionsKind, "", errs, "meta.k8s.io"),
+  badRequest: (message: string) => new StatusError(400, "BadRequest", message),
+  unauthorized: () => new StatusError(401, "Unauthorized", "Unauthorized"),
+  methodNotAllowed: () =>
+    new StatusError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource", {}),
+  verbNotSupported: (verb: string, resource: string) =>
+    new StatusError(405, "MethodNotAllowed", `${verb} is not supported on resources of kind "${gr(resource)}"`, { kind: resource }),
+  notAcceptable: (types: string) =>
+    new StatusError(406, "NotAcceptable", `only the following media types are accepted: ${types}`),
+  gone: (message: string, listMeta: { continue?: string } = {}) => new StatusError(410, "Expired", message, undefined, listMeta),
+  tooLarge: (limit: number) =>
+    new StatusError(413, "RequestEntityTooLarge", `Request entity too large: limit is ${limit}`),
+  unsupportedMediaType: (accepted: string) =>
+    new StatusError(415, "UnsupportedMediaType", `the body of the request was in an unknown format - accepted media types include: ${accepted}`),
+  tooManyRequests: (message: string) =>
+    new StatusError(429, "TooManyRequests", message, { retryAfterSeconds: 1 }),
+  internal: (message: string) =>
+    new StatusError(500, "InternalError", `Internal error occurred: ${message}`, { causes: [{ reason: "", message, field: "" }] }),
+  timeout: (message: string, details?: StatusDetails) => new StatusError(504, "Timeout", message, details ?? {}),
+};

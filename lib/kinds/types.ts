@@ -1,0 +1,98 @@
+// The contract between a kind's one declaration (lib/kinds/<kind>.ts) and the generic code
+// (lib/registry, lib/api, lib/openapi, the console). Generic code reads these fields and never names a kind.
+import type { FieldError } from "../api/errors";
+
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  selfLink?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string | null;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean }[];
+  finalizers?: string[];
+  [key: string]: unknown;
+}
+
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  [key: string]: unknown;
+}
+
+/** One column of `kubectl get` output (server-side Table) and of the console's list view. */
+export interface Column {
+  /** Exact kube-apiserver column name, e.g. "Name", "Ready", "Age". */
+  name: string;
+  type: "string" | "integer" | "number" | "boolean" | "date";
+  /** "name" for the name column, otherwise "". */
+  format?: string;
+  /** 0 = default view; 1 = only with `-o wide`. */
+  priority: 0 | 1;
+  description: string;
+  /** The cell for one object; `now` is the time to compute ages against (ms since epoch). */
+  cell: (obj: KubeObject, now: number) => string | number | boolean;
+}
+
+export type NameRule = "dns1123-subdomain" | "dns1035-label" | "path-segment";
+
+export interface KindDefinition<T extends KubeObject = KubeObject> {
+  kind: string;
+  /** Lower-case plural: the URL segment (`configmaps`). */
+  plural: string;
+  singular: string;
+  shortNames: string[];
+  categories: string[];
+  namespaced: boolean;
+  /** Rule applied to metadata.name (kube-apiserver 1.32's per-kind name validation). */
+  nameRule: NameRule;
+  /** The kind has a `/status` subresource: main-resource writes keep status, `/status` writes change only status. */
+  hasStatus: boolean;
+  /** PUT to a missing object creates it (201). */
+  allowCreateOnUpdate: boolean;
+  /** PUT without metadata.resourceVersion is a last-write-wins overwrite (otherwise 422). */
+  allowUnconditionalUpdate: boolean;
+  /** Body of an immediate DELETE: the object as last stored, or a Success Status. */
+  deleteReturns: "object" | "status";
+  /**
+   * Field selector fields besides metadata.name and metadata.namespace, with how to read them.
+   * A field whose getter yields undefined compares as "".
+   */
+  selectableFields: Record<string, (obj: T) => string | undefined>;
+  /** Which error kube-apiserver gives for an unsupported field selector field:
+   *  "label-not-supported" → `field label not supported: <f>`;
+   *  "known-only" → `"<f>" is not a known field selector: only "metadata.name", "metadata.namespace"`. */
+  fieldSelectorError: "label-not-supported" | "known-only";
+  /** Table columns in kube-apiserver 1.32 printer order (Name first, priority-1 columns included). */
+  columns: Column[];
+  /** A ready-to-create example (console template, tests); `metadata.name` set, no namespace. */
+  template: T;
+
+  // Strategy hooks. All optional; the registry runs them in a fixed order (see lib/registry/README.md).
+  /** Fill defaults as kube-apiserver's defaulting does (mutates). Runs on create and update. */
+  applyDefaults?: (obj: T) => void;
+  /** Reset what a client may not set on create (e.g. status to its initial value). Mutates. */
+  prepareForCreate?: (obj: T) => void;
+  /** Adjust an update before validation; `old` is the stored object. Mutates `obj`. */
+  prepareForUpdate?: (obj: T, old: T) => void;
+  /** Kind-specific validation on create (metadata is validated generically). */
+  validate?: (obj: T) => FieldError[];
+  /** Kind-specific validation on update, e.g. immutable fields. */
+  validateUpdate?: (obj: T, old: T) => FieldError[];
+  /** Normalise the stored form (e.g. Endpoints subsets repacked, ServiceAccount secrets reduced). Mutates. */
+  canonicalize?: (obj: T) => void;
+  /**
+   * Graceful deletion: the grace period in seconds for this delete, given the client's request
+   * (undefined when not set). Kinds without this hook are deleted immediately.
+   */
+  gracePeriodSeconds?: (obj: T, requested: number | undefined) => number;
+}
+
+export type AnyKind = KindDefinition<any>;
