@@ -61,6 +61,8 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
   allowUnconditionalUpdate: boolean;
   /** Body of an immediate DELETE: the object as last stored, or a Success Status. */
   deleteReturns: "object" | "status";
+  /** Body of a delete-collection: the list of deleted objects (default) or a Success Status (spec 4.5, PersistentVolume). */
+  deleteCollectionReturns?: "list" | "status";
   /**
    * Field selector fields besides metadata.name and metadata.namespace, with how to read them.
    * A field whose getter yields undefined compares as "".
@@ -72,10 +74,21 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
   fieldSelectorError: "label-not-supported" | "known-only";
   /** Table columns in kube-apiserver 1.32 printer order (Name first, priority-1 columns included). */
   columns: Column[];
+  /**
+   * `rows[].conditions` of a Table row (kube-apiserver sets them only for finished pods: type `Completed`).
+   * Undefined for no conditions.
+   */
+  tableRowConditions?: (obj: T) => { type: string; status: string; reason: string; message: string }[] | undefined;
   /** A ready-to-create example (console template, tests); `metadata.name` set, no namespace. */
   template: T;
 
   // Strategy hooks. All optional; the registry runs them in a fixed order (see lib/registry/README.md).
+  /**
+   * A request body kube-apiserver's decoder would refuse (e.g. Secret data that is not base64): the decoder
+   * message, answered as 400 `<Kind> in version "v1" cannot be handled as a <Kind>: <message>`. Runs first, on
+   * the body as received (create, update, and the result of a patch). Does not mutate.
+   */
+  decodeError?: (obj: T) => string | undefined;
   /** Fill defaults as kube-apiserver's defaulting does (mutates). Runs on create and update. */
   applyDefaults?: (obj: T) => void;
   /** Reset what a client may not set on create (e.g. status to its initial value). Mutates. */

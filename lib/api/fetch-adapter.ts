@@ -1,0 +1,88 @@
+// Serves the pipeline from Next.js route handlers (Request in, Response out), for `next start`/`next dev`.
+import { errors, StatusError } from "./errors";
+import { handleApi, statusResponse, type ApiRequest, type ApiResponse, type ApiRuntime } from "./handler";
+
+const MAX_WATCH_BACKLOG_BYTES = 8 * 1024 * 1024;
+
+async function readBody(request: Request, limit: number): Promise<Buffer> {
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > limit) throw errors.tooLarge(limit);
+  if (!request.body) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limit) { await reader.cancel(); throw errors.tooLarge(limit); }
+    chunks.push(Buffer.from(value));
+  }
+  return Buffer.concat(chunks);
+}
+
+function toApiRequest(request: Request): ApiRequest {
+  const url = new URL(request.url);
+  let body: Promise<Buffer> | undefined;
+  return {
+    method: request.method,
+    path: url.pathname,
+    query: url.searchParams,
+    header: (name) => request.headers.get(name) ?? undefined,
+    body: (limit) => (body ??= readBody(request, limit)),
+  };
+}
+
+function toResponse(request: Request, answer: ApiResponse): Response {
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(answer.headers)) for (const one of [v].flat()) headers.append(k, one);
+  if (!answer.stream) return new Response(answer.body === undefined ? null : typeof answer.body === "string" ? answer.body : new Uint8Array(answer.body), { status: answer.status, headers });
+  const source = answer.stream;
+  let stop: (() => void) | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let ended = false;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const end = () => {
+        if (ended) return;
+        ended = true;
+        clearTimeout(timer);
+        stop?.();
+        try { controller.close(); } catch { /* already closed */ }
+      };
+      timer = setTimeout(end, source.timeoutMs);
+      request.signal.addEventListener("abort", end);
+      // A streaming response sends no headers before its first chunk: start with a newline so quiet watches
+      // do not hang their clients (JSON stream decoders skip whitespace).
+      controller.enqueue(new TextEncoder().encode("\n"));
+      stop = source.start({
+        send: (chunk) => {
+          if (ended) return false;
+          controller.enqueue(new Uint8Array(chunk));
+          return (controller.desiredSize ?? 0) > -MAX_WATCH_BACKLOG_BYTES;
+        },
+        close: () => queueMicrotask(end),
+      });
+      if (ended) stop();
+    },
+    cancel() {
+      ended = true;
+      clearTimeout(timer);
+      stop?.();
+    },
+  }, { highWaterMark: 0, size: (c) => c?.byteLength ?? 0 });
+  return new Response(body, { status: answer.status, headers });
+}
+
+/** A route handler for every method: `export const GET = routeHandler(getRuntime)`. */
+export function routeHandler(runtime: () => Promise<ApiRuntime>) {
+  return async (request: Request): Promise<Response> => {
+    let answer: ApiResponse;
+    try {
+      answer = await handleApi(await runtime(), toApiRequest(request));
+    } catch (err) {
+      answer = statusResponse(err instanceof StatusError ? err : errors.internal(String(err)));
+    }
+    return toResponse(request, answer);
+  };
+}

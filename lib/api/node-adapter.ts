@@ -1,0 +1,81 @@
+// Serves the pipeline on node:http(s) directly (server.ts's fast path, ~30x cheaper than a Next.js route).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { errors, StatusError } from "./errors";
+import { handleApi, statusResponse, type ApiRequest, type ApiResponse, type ApiRuntime } from "./handler";
+
+/** A watcher whose unsent bytes exceed this is closed; its client re-watches from its last revision. */
+export const MAX_WATCH_BACKLOG_BYTES = 8 * 1024 * 1024;
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > limit) return Promise.reject(errors.tooLarge(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > limit) { req.removeAllListeners("data"); req.resume(); reject(errors.tooLarge(limit)); return; }
+      chunks.push(c);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+export function toApiRequest(req: IncomingMessage): ApiRequest {
+  const url = new URL(req.url ?? "/", "http://localhost");
+  let body: Promise<Buffer> | undefined;
+  return {
+    method: req.method ?? "GET",
+    path: url.pathname,
+    query: url.searchParams,
+    header: (name) => {
+      const v = req.headers[name];
+      return Array.isArray(v) ? v.join(", ") : v;
+    },
+    body: (limit) => (body ??= readBody(req, limit)),
+  };
+}
+
+export function writeApiResponse(req: IncomingMessage, res: ServerResponse, answer: ApiResponse): void {
+  if (!answer.stream) {
+    if (answer.status === 413) answer.headers.connection = "close";
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body);
+    return;
+  }
+  const stream = answer.stream;
+  res.writeHead(answer.status, { ...answer.headers, "transfer-encoding": "chunked" });
+  res.flushHeaders();
+  let stop: (() => void) | undefined;
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    clearTimeout(timer);
+    stop?.();
+    res.end();
+  };
+  const timer = setTimeout(end, stream.timeoutMs);
+  res.on("close", end);
+  stop = stream.start({
+    send: (chunk) => {
+      if (ended) return false;
+      res.write(chunk);
+      return res.writableLength <= MAX_WATCH_BACKLOG_BYTES;
+    },
+    close: () => queueMicrotask(end),
+  });
+  if (ended) stop();
+}
+
+export function nodeApiHandler(runtime: () => Promise<ApiRuntime>) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const apiReq = toApiRequest(req);
+    runtime()
+      .then((rt) => handleApi(rt, apiReq))
+      .catch((err) => statusResponse(err instanceof StatusError ? err : errors.internal(String(err))))
+      .then((answer) => writeApiResponse(req, res, answer))
+      .catch(() => res.destroy());
+  };
+}

@@ -1,0 +1,61 @@
+// Bearer-token authentication: header parsing and a constant-time token lookup.
+// Never prints anything; error messages never contain a token.
+import { createHash, timingSafeEqual } from "node:crypto";
+
+export interface TokenEntry {
+  token: string;
+  user: string;
+  groups: string[];
+}
+
+export interface AuthenticatedUser {
+  user: string;
+  groups: string[];
+}
+
+export type TokenAuthenticator = (token: string) => AuthenticatedUser | undefined;
+
+// "Bearer <token>": scheme case-insensitive, one token of non-whitespace characters, nothing after it.
+const BEARER_HEADER = /^bearer[ \t]+(\S+)[ \t]*$/i;
+
+/** Extracts the token from an Authorization header value; undefined for anything that is not a usable bearer token. */
+export function parseBearer(headerValue: string | null | undefined): string | undefined {
+  if (typeof headerValue !== "string") return undefined;
+  const match = BEARER_HEADER.exec(headerValue.trim());
+  return match ? match[1] : undefined;
+}
+
+function digest(token: string): Buffer {
+  return createHash("sha256").update(token, "utf8").digest();
+}
+
+/**
+ * Builds an authenticator over a fixed token list. Tokens are compared as SHA-256 digests with
+ * crypto.timingSafeEqual, against every entry (no early exit), so neither the position of a match
+ * nor a token's length is observable through timing.
+ * Throws on an empty token or user and on duplicate tokens (messages name users, never tokens).
+ */
+export function createTokenAuthenticator(tokens: readonly TokenEntry[]): TokenAuthenticator {
+  const entries = tokens.map((entry, index) => {
+    if (typeof entry.token !== "string" || entry.token === "") throw new Error(`token entry ${index} has an empty token`);
+    if (typeof entry.user !== "string" || entry.user === "") throw new Error(`token entry ${index} has an empty user name`);
+    return { hash: digest(entry.token), user: entry.user, groups: [...entry.groups] };
+  });
+  for (let i = 0; i < entries.length; i++) {
+    for (let j = i + 1; j < entries.length; j++) {
+      if (entries[i].hash.equals(entries[j].hash)) {
+        throw new Error(`users ${JSON.stringify(entries[i].user)} and ${JSON.stringify(entries[j].user)} have the same token`);
+      }
+    }
+  }
+
+  return (token: string) => {
+    if (typeof token !== "string" || token === "") return undefined;
+    const candidate = digest(token);
+    let found: (typeof entries)[number] | undefined;
+    for (const entry of entries) {
+      if (timingSafeEqual(candidate, entry.hash) && found === undefined) found = entry;
+    }
+    return found ? { user: found.user, groups: [...found.groups] } : undefined;
+  };
+}

@@ -1,0 +1,159 @@
+"use client";
+// A live list: React Query holds the listed objects; one watch per (kind, scope) — shared by every component
+// that asks for the same list — folds events into that cache entry with setQueryData, batched once per
+// animation frame, so a burst of events costs one render. No refetch per event; a 410 re-lists.
+import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useEffect, useSyncExternalStore } from "react";
+import type { AnyKind } from "../kinds";
+import { apiRequest } from "./api-client";
+import { applyWatchEvents, type WatchEvent } from "./apply-watch-event";
+import { listStateFromBody, type ListBody, type ListState } from "./list-state";
+import { queryKeys } from "./query-keys";
+import { listUrl, watchUrl, type ListScope } from "./resource-path";
+import { startWatch, type WatchStatus } from "./watch-connection";
+
+interface ActiveWatch {
+  refs: number;
+  epoch: number;
+  stop: () => void;
+  status: WatchStatus;
+  detail?: string;
+  buffer: WatchEvent[];
+  scheduled: boolean;
+  stopTimer?: ReturnType<typeof setTimeout>;
+}
+
+const active = new Map<string, ActiveWatch>();
+// Status listeners live apart from the watch so a component can subscribe before its watch starts.
+const listenersById = new Map<string, Set<() => void>>();
+
+function notify(id: string) {
+  for (const l of listenersById.get(id) ?? []) l();
+}
+const keyString = (key: readonly unknown[]) => JSON.stringify(key);
+
+function flush(client: QueryClient, key: readonly unknown[], watch: ActiveWatch) {
+  watch.scheduled = false;
+  const events = watch.buffer;
+  if (events.length === 0) return;
+  watch.buffer = [];
+  client.setQueryData<ListState>(key, (state) => (state ? applyWatchEvents(state, events) : state));
+}
+
+function scheduleFlush(client: QueryClient, key: readonly unknown[], watch: ActiveWatch) {
+  if (watch.scheduled) return;
+  watch.scheduled = true;
+  // Hidden tabs get no animation frames; a timer keeps the cache current for when the user comes back.
+  if (typeof document !== "undefined" && !document.hidden && typeof requestAnimationFrame === "function") {
+    requestAnimationFrame(() => flush(client, key, watch));
+  } else {
+    setTimeout(() => flush(client, key, watch), 250);
+  }
+}
+
+function setStatus(id: string, watch: ActiveWatch, status: WatchStatus, detail?: string) {
+  if (watch.status === status && watch.detail === detail) return;
+  watch.status = status;
+  watch.detail = detail;
+  if (active.get(id) === watch) notify(id);
+}
+
+function ensureWatch(client: QueryClient, kind: AnyKind, scope: ListScope, key: readonly unknown[], state: ListState): ActiveWatch {
+  const id = keyString(key);
+  let watch = active.get(id);
+  if (watch && watch.epoch === state.epoch) return watch;
+  watch?.stop();
+  const created: ActiveWatch = { refs: watch?.refs ?? 0, epoch: state.epoch, stop: () => {}, status: "connecting", buffer: [], scheduled: false };
+  active.set(id, created);
+  created.stop = startWatch({
+    url: (rv) => watchUrl(kind, scope, rv),
+    resourceVersion: state.resourceVersion,
+    onEvent: (event) => {
+      created.buffer.push(event);
+      scheduleFlush(client, key, created);
+    },
+    onStatus: (status, detail) => setStatus(id, created, status, detail),
+    onExpired: () => {
+      flush(client, key, created);
+      void client.refetchQueries({ queryKey: key, exact: true });
+    },
+  });
+  notify(id);
+  return created;
+}
+
+export interface ResourceListResult {
+  data: ListState | undefined;
+  error: Error | null;
+  isLoading: boolean;
+  status: WatchStatus;
+  statusDetail?: string;
+  refetch: () => void;
+}
+
+/** Lists `kind` within `scope` and keeps the list live. `kind` undefined disables the list (e.g. unknown URL). */
+export function useResourceList(kind: AnyKind | undefined, scope: ListScope, options: { enabled?: boolean } = {}): ResourceListResult {
+  const client = useQueryClient();
+  const effectiveScope: ListScope = { ...scope, namespace: kind?.namespaced ? scope.namespace : undefined };
+  const key = queryKeys.list(kind?.plural ?? "", effectiveScope);
+  const id = keyString(key);
+  const enabled = !!kind && options.enabled !== false;
+  const query = useQuery({
+    queryKey: key,
+    queryFn: async ({ signal }) => listStateFromBody(await apiRequest<ListBody>(listUrl(kind!, effectiveScope), { signal })),
+    enabled,
+    // The watch keeps the entry current; comparing 10,000 objects after every fold would cost more than it saves.
+    structuralSharing: false,
+    staleTime: Infinity,
+    gcTime: 30_000,
+    refetchOnWindowFocus: false,
+    retry: (count, error) => count < 2 && (error as { code?: number }).code !== 401 && (error as { code?: number }).code !== 403,
+  });
+  const epoch = query.data?.epoch;
+
+  useEffect(() => {
+    if (!enabled || !kind || !query.data) return;
+    const watch = ensureWatch(client, kind, effectiveScope, key, query.data);
+    watch.refs++;
+    if (watch.stopTimer) clearTimeout(watch.stopTimer);
+    return () => {
+      watch.refs--;
+      // A short grace period lets a view that re-mounts (navigation between tabs) keep its stream.
+      if (watch.refs <= 0) {
+        watch.stopTimer = setTimeout(() => {
+          if (watch.refs > 0) return;
+          watch.stop();
+          if (active.get(id) === watch) active.delete(id);
+        }, 2_000);
+      }
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [id, epoch, enabled]);
+
+  const watchState = useSyncExternalStore(
+    (listener) => {
+      let set = listenersById.get(id);
+      if (!set) listenersById.set(id, (set = new Set()));
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0) listenersById.delete(id);
+      };
+    },
+    () => {
+      const watch = active.get(id);
+      return watch ? `${watch.status}\u0000${watch.detail ?? ""}` : "connecting\u0000";
+    },
+    () => "connecting\u0000",
+  );
+  const [status, detail] = watchState.split("\u0000") as [WatchStatus, string];
+
+  return {
+    data: query.data,
+    error: query.error,
+    isLoading: query.isLoading,
+    status: query.error ? "error" : query.isFetching && !query.data ? "connecting" : status,
+    statusDetail: detail || undefined,
+    refetch: () => void query.refetch(),
+  };
+}

@@ -1,0 +1,100 @@
+import path from "node:path";
+import { describe, it, expect } from "vitest";
+import { loadServerConfig, redactServerConfig } from "./server-config";
+
+describe("loadServerConfig", () => {
+  it("applies defaults", () => {
+    const c = loadServerConfig({});
+    expect(c.port).toBe(6443);
+    expect(c.host).toBe("0.0.0.0");
+    expect(c.dataDir).toBe(path.resolve("./data"));
+    expect(path.isAbsolute(c.dataDir)).toBe(true);
+    expect(c.databaseUrl).toBe(`file:${path.join(c.dataDir, "cluster-core.db")}`);
+    expect(c.adminToken).toBeUndefined();
+    expect(c.tlsCertFile).toBeUndefined();
+    expect(c.tlsKeyFile).toBeUndefined();
+    expect(c.insecureHttp).toBe(false);
+    expect(c.compactionWindowSeconds).toBe(300);
+    expect("adminToken" in c).toBe(false);
+  });
+
+  it("reads every variable", () => {
+    const c = loadServerConfig({
+      PORT: "8443", HOST: "127.0.0.1", DATA_DIR: "/srv/cc", DATABASE_URL: "postgresql://u@localhost/cc",
+      CLUSTER_ADMIN_TOKEN: "s3cr3t-token", TLS_CERT_FILE: "/etc/cc/tls.crt", TLS_KEY_FILE: "/etc/cc/tls.key",
+      INSECURE_HTTP: "1", COMPACTION_WINDOW_SECONDS: "60",
+    });
+    expect(c).toEqual({
+      port: 8443, host: "127.0.0.1", dataDir: "/srv/cc", databaseUrl: "postgresql://u@localhost/cc",
+      adminToken: "s3cr3t-token", tlsCertFile: "/etc/cc/tls.crt", tlsKeyFile: "/etc/cc/tls.key",
+      insecureHttp: true, compactionWindowSeconds: 60,
+    });
+  });
+
+  it("derives the database URL from DATA_DIR and resolves relative paths", () => {
+    const c = loadServerConfig({ DATA_DIR: "var/x", TLS_CERT_FILE: "a.crt", TLS_KEY_FILE: "a.key" });
+    expect(c.dataDir).toBe(path.resolve("var/x"));
+    expect(c.databaseUrl).toBe(`file:${path.resolve("var/x")}/cluster-core.db`);
+    expect(c.tlsCertFile).toBe(path.resolve("a.crt"));
+    expect(c.tlsKeyFile).toBe(path.resolve("a.key"));
+  });
+
+  it("treats empty values as unset", () => {
+    const c = loadServerConfig({ PORT: "", HOST: "  ", CLUSTER_ADMIN_TOKEN: "", INSECURE_HTTP: "" });
+    expect(c.port).toBe(6443);
+    expect(c.host).toBe("0.0.0.0");
+    expect(c.adminToken).toBeUndefined();
+    expect(c.insecureHttp).toBe(false);
+  });
+
+  it("accepts bracketed IPv6 hosts", () => {
+    expect(loadServerConfig({ HOST: "[::1]" }).host).toBe("::1");
+    expect(loadServerConfig({ HOST: "::" }).host).toBe("::");
+  });
+
+  it.each(["abc", "0", "65536", "-1", "12.5", "1e3", "0x10", "80 80"])("rejects PORT=%s", (port) => {
+    expect(() => loadServerConfig({ PORT: port })).toThrow(/^PORT must be a whole number between 1 and 65535/);
+  });
+
+  it.each(["abc", "0", "-5", "1.5"])("rejects COMPACTION_WINDOW_SECONDS=%s", (v) => {
+    expect(() => loadServerConfig({ COMPACTION_WINDOW_SECONDS: v })).toThrow(/COMPACTION_WINDOW_SECONDS must be a whole number/);
+  });
+
+  it("parses INSECURE_HTTP strictly", () => {
+    for (const v of ["1", "true", "TRUE", "yes", "on"]) expect(loadServerConfig({ INSECURE_HTTP: v }).insecureHttp).toBe(true);
+    for (const v of ["0", "false", "no", "off"]) expect(loadServerConfig({ INSECURE_HTTP: v }).insecureHttp).toBe(false);
+    expect(() => loadServerConfig({ INSECURE_HTTP: "maybe" })).toThrow(/INSECURE_HTTP must be/);
+  });
+
+  it("requires TLS_CERT_FILE and TLS_KEY_FILE together", () => {
+    expect(() => loadServerConfig({ TLS_CERT_FILE: "/x.crt" })).toThrow(/TLS_CERT_FILE is set but TLS_KEY_FILE is not/);
+    expect(() => loadServerConfig({ TLS_KEY_FILE: "/x.key" })).toThrow(/TLS_KEY_FILE is set but TLS_CERT_FILE is not/);
+  });
+
+  it("rejects a bad HOST", () => {
+    expect(() => loadServerConfig({ HOST: "http://x" })).toThrow(/HOST must be/);
+  });
+
+  it("rejects an unusable admin token without echoing it", () => {
+    let message = "";
+    try { loadServerConfig({ CLUSTER_ADMIN_TOKEN: "has space-SECRETVALUE" }); } catch (e) { message = (e as Error).message; }
+    expect(message).toMatch(/CLUSTER_ADMIN_TOKEN must contain only visible ASCII/);
+    expect(message).not.toContain("SECRETVALUE");
+  });
+
+  it("defaults to process.env", () => {
+    const before = process.env.PORT;
+    process.env.PORT = "7443";
+    try { expect(loadServerConfig().port).toBe(7443); } finally {
+      if (before === undefined) delete process.env.PORT; else process.env.PORT = before;
+    }
+  });
+
+  it("redacts the token for logging", () => {
+    const c = loadServerConfig({ CLUSTER_ADMIN_TOKEN: "tok-123" });
+    expect(redactServerConfig(c).adminToken).toBe("<redacted>");
+    expect(JSON.stringify(redactServerConfig(c))).not.toContain("tok-123");
+    expect(c.adminToken).toBe("tok-123");
+    expect(redactServerConfig(loadServerConfig({})).adminToken).toBeUndefined();
+  });
+});

@@ -1,0 +1,124 @@
+// Start-up configuration: turns environment variables into one validated, typed object.
+// Pure apart from path.resolve (which reads the current directory); it never touches the file system,
+// never prints, and throws an Error naming the variable when a value is unusable.
+import path from "node:path";
+
+export interface ServerConfig {
+  /** Address to bind. Default "0.0.0.0" (all IPv4 interfaces), like kube-apiserver; safe because every request needs a token. */
+  host: string;
+  /** Port to listen on (1-65535). Default 6443. */
+  port: number;
+  /** Absolute path of the data directory (database, pki/, admin-token). Default ./data. */
+  dataDir: string;
+  /** Database URL. Default file:<dataDir>/cluster-core.db (SQLite). */
+  databaseUrl: string;
+  /** Admin bearer token from CLUSTER_ADMIN_TOKEN; undefined means "generate or reuse <dataDir>/admin-token". */
+  adminToken?: string;
+  /** Absolute path of a PEM certificate (chain) to serve instead of the generated one. Set together with tlsKeyFile. */
+  tlsCertFile?: string;
+  /** Absolute path of the PEM private key for tlsCertFile. */
+  tlsKeyFile?: string;
+  /** True only when INSECURE_HTTP explicitly opts in to plain HTTP. */
+  insecureHttp: boolean;
+  /** How long (seconds) old resource versions stay readable before compaction. Default 300. */
+  compactionWindowSeconds: number;
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export const DEFAULT_PORT = 6443;
+export const DEFAULT_HOST = "0.0.0.0";
+export const DEFAULT_DATA_DIR = "./data";
+export const DEFAULT_COMPACTION_WINDOW_SECONDS = 300;
+
+/** Reads a variable; unset, empty and whitespace-only all count as "not set". */
+function read(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined) return undefined;
+  const value = raw.trim();
+  return value === "" ? undefined : value;
+}
+
+function parseInteger(name: string, value: string, min: number, max: number): number {
+  if (!/^\d+$/.test(value)) {
+    throw new Error(`${name} must be a whole number between ${min} and ${max}, got ${JSON.stringify(value)}`);
+  }
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new Error(`${name} must be a whole number between ${min} and ${max}, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+function parseBoolean(name: string, value: string | undefined): boolean {
+  if (value === undefined) return false;
+  switch (value.toLowerCase()) {
+    case "1": case "true": case "yes": case "on": return true;
+    case "0": case "false": case "no": case "off": return false;
+    default:
+      throw new Error(`${name} must be 1/true/yes/on or 0/false/no/off, got ${JSON.stringify(value)}`);
+  }
+}
+
+function parseHost(value: string): string {
+  // Accept "[::1]" as well as "::1"; listen() wants the bare address.
+  const host = value.startsWith("[") && value.endsWith("]") ? value.slice(1, -1) : value;
+  if (host === "" || /[\s/\\?#@]/.test(host)) {
+    throw new Error(`HOST must be an IP address or host name, got ${JSON.stringify(value)}`);
+  }
+  return host;
+}
+
+// Bearer tokens travel in an HTTP header, so only visible ASCII without spaces can work.
+function parseToken(value: string): string {
+  if (!/^[\x21-\x7e]+$/.test(value)) {
+    // The message must not contain the token itself.
+    throw new Error("CLUSTER_ADMIN_TOKEN must contain only visible ASCII characters without spaces");
+  }
+  return value;
+}
+
+/**
+ * Builds the server configuration from environment variables.
+ * Throws an Error with a message naming the offending variable on any invalid value.
+ */
+export function loadServerConfig(env: Env = process.env): ServerConfig {
+  const portRaw = read(env, "PORT");
+  const port = portRaw === undefined ? DEFAULT_PORT : parseInteger("PORT", portRaw, 1, 65535);
+
+  const hostRaw = read(env, "HOST");
+  const host = hostRaw === undefined ? DEFAULT_HOST : parseHost(hostRaw);
+
+  const dataDir = path.resolve(read(env, "DATA_DIR") ?? DEFAULT_DATA_DIR);
+  const databaseUrl = read(env, "DATABASE_URL") ?? `file:${path.join(dataDir, "cluster-core.db")}`;
+
+  const tokenRaw = read(env, "CLUSTER_ADMIN_TOKEN");
+  const adminToken = tokenRaw === undefined ? undefined : parseToken(tokenRaw);
+
+  const certRaw = read(env, "TLS_CERT_FILE");
+  const keyRaw = read(env, "TLS_KEY_FILE");
+  if ((certRaw === undefined) !== (keyRaw === undefined)) {
+    const [set, missing] = certRaw === undefined ? ["TLS_KEY_FILE", "TLS_CERT_FILE"] : ["TLS_CERT_FILE", "TLS_KEY_FILE"];
+    throw new Error(`${set} is set but ${missing} is not: set both to serve your own certificate, or neither to use the generated one`);
+  }
+
+  const insecureHttp = parseBoolean("INSECURE_HTTP", read(env, "INSECURE_HTTP"));
+
+  const windowRaw = read(env, "COMPACTION_WINDOW_SECONDS");
+  const compactionWindowSeconds = windowRaw === undefined
+    ? DEFAULT_COMPACTION_WINDOW_SECONDS
+    : parseInteger("COMPACTION_WINDOW_SECONDS", windowRaw, 1, 365 * 24 * 3600);
+
+  const config: ServerConfig = { host, port, dataDir, databaseUrl, insecureHttp, compactionWindowSeconds };
+  if (adminToken !== undefined) config.adminToken = adminToken;
+  if (certRaw !== undefined && keyRaw !== undefined) {
+    config.tlsCertFile = path.resolve(certRaw);
+    config.tlsKeyFile = path.resolve(keyRaw);
+  }
+  return config;
+}
+
+/** A copy safe to print or log: the admin token is replaced by "<redacted>". */
+export function redactServerConfig(config: ServerConfig): Omit<ServerConfig, "adminToken"> & { adminToken?: string } {
+  return config.adminToken === undefined ? { ...config } : { ...config, adminToken: "<redacted>" };
+}

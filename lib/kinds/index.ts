@@ -1,0 +1,47 @@
+// The twelve kinds served under /api/v1, each declared once in its own file. Everything kind-specific lives
+// here; generic code (registry, storage, api, console) looks kinds up through this list and never names one.
+// Pure data and functions: no I/O and nothing server-side, so the browser imports it too.
+import { configMap } from "./config-map";
+import { endpoints } from "./endpoints";
+import { event } from "./event";
+import { limitRange } from "./limit-range";
+import { persistentVolume } from "./persistent-volume";
+import { persistentVolumeClaim } from "./persistent-volume-claim";
+import { pod } from "./pod";
+import { resourceQuota } from "./resource-quota";
+import { secret } from "./secret";
+import { securityContextConstraints } from "./security-context-constraints";
+import { service } from "./service";
+import { serviceAccount } from "./service-account";
+import type { AnyKind } from "./types";
+
+export type { AnyKind, Column, KindDefinition, KubeObject, NameRule, ObjectMeta } from "./types";
+
+/** In spec section 1 order. */
+export const kinds: AnyKind[] = [
+  endpoints,
+  securityContextConstraints,
+  secret,
+  event,
+  limitRange,
+  resourceQuota,
+  pod,
+  configMap,
+  persistentVolume,
+  persistentVolumeClaim,
+  service,
+  serviceAccount,
+];
+
+const byPlural = new Map(kinds.map((k) => [k.plural, k]));
+const byKind = new Map(kinds.map((k) => [k.kind, k]));
+
+/** The kind served at `/api/v1/<plural>`, e.g. `configmaps`. */
+export function kindByPlural(plural: string): AnyKind | undefined {
+  return byPlural.get(plural);
+}
+
+/** The kind named in an object's `kind` field, e.g. `ConfigMap` (exact case). */
+export function kindByKind(kind: string): AnyKind | undefined {
+  return byKind.get(kind);
+}

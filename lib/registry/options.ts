@@ -1,0 +1,137 @@
+// Query and body options of the verbs (ListOptions, DeleteOptions, dryRun, fieldValidation), validated with
+// kube-apiserver's messages.
+import { errors, field, type FieldError } from "../api/errors";
+
+export type FieldValidation = "Ignore" | "Warn" | "Strict";
+
+export interface WriteOptions {
+  dryRun: boolean;
+  fieldValidation: FieldValidation;
+}
+
+export interface ListOptions {
+  labelSelector: string;
+  fieldSelector: string;
+  limit: number;
+  continueToken: string;
+  resourceVersion: string;
+  resourceVersionMatch: "" | "NotOlderThan" | "Exact";
+  watch: boolean;
+  allowWatchBookmarks: boolean;
+  sendInitialEvents: boolean | undefined;
+  timeoutSeconds: number | undefined;
+}
+
+export interface DeleteOptions {
+  gracePeriodSeconds?: number;
+  propagationPolicy?: "Orphan" | "Background" | "Foreground";
+  orphanDependents?: boolean;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun: boolean;
+}
+
+const isTrue = (v: string | null) => v !== null && v !== "0" && v.toLowerCase() !== "false";
+
+function parseInteger(q: URLSearchParams, name: string): number | undefined {
+  const v = q.get(name);
+  if (v === null || v === "") return undefined;
+  if (!/^-?\d+$/.test(v)) throw errors.badRequest(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
+  return Number(v);
+}
+
+function parseDryRun(values: string[]): boolean {
+  for (const v of values) {
+    if (v !== "All") throw errors.invalidOptions("CreateOptions", [field.notSupported("dryRun", v, ["All"])]);
+  }
+  return values.length > 0;
+}
+
+export function parseWriteOptions(q: URLSearchParams): WriteOptions {
+  const fv = q.get("fieldValidation") ?? "";
+  if (!["", "Ignore", "Warn", "Strict"].includes(fv)) {
+    throw errors.invalidOptions("CreateOptions", [field.notSupported("fieldValidation", fv, ["", "Ignore", "Strict", "Warn"])]);
+  }
+  return { dryRun: parseDryRun(q.getAll("dryRun")), fieldValidation: (fv || "Warn") as FieldValidation };
+}
+
+export function parseListOptions(q: URLSearchParams, forceWatch = false): ListOptions {
+  const rvm = q.get("resourceVersionMatch") ?? "";
+  const opts: ListOptions = {
+    labelSelector: q.get("labelSelector") ?? "",
+    fieldSelector: q.get("fieldSelector") ?? "",
+    limit: Math.max(0, parseInteger(q, "limit") ?? 0),
+    continueToken: q.get("continue") ?? "",
+    resourceVersion: q.get("resourceVersion") ?? "",
+    resourceVersionMatch: rvm as ListOptions["resourceVersionMatch"],
+    watch: forceWatch || (q.has("watch") && isTrue(q.get("watch"))),
+    allowWatchBookmarks: isTrue(q.get("allowWatchBookmarks")),
+    sendInitialEvents: q.has("sendInitialEvents") ? isTrue(q.get("sendInitialEvents")) : undefined,
+    timeoutSeconds: parseInteger(q, "timeoutSeconds"),
+  };
+  if (opts.resourceVersion !== "" && !/^\d+$/.test(opts.resourceVersion)) {
+    throw errors.badRequest(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(opts.resourceVersion)}: invalid syntax`);
+  }
+  const errs: FieldError[] = [];
+  if (!["", "NotOlderThan", "Exact"].includes(rvm)) errs.push(field.notSupported("resourceVersionMatch", rvm, ["Exact", "NotOlderThan", ""]));
+  else if (rvm) {
+    if (opts.watch && opts.sendInitialEvents === undefined) {
+      errs.push(field.forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"));
+    } else if (!opts.resourceVersion && !opts.watch) {
+      errs.push(field.forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden unless resourceVersion is provided"));
+    }
+    if (opts.continueToken) errs.push(field.forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided"));
+    if (rvm === "Exact" && opts.resourceVersion === "0") errs.push(field.forbidden("resourceVersionMatch", `resourceVersionMatch "exact" is forbidden for resourceVersion "0"`));
+  }
+  if (opts.sendInitialEvents !== undefined) {
+    if (!opts.watch) errs.push(field.forbidden("sendInitialEvents", "sendInitialEvents is forbidden for list"));
+    else if (rvm !== "NotOlderThan") errs.push(field.forbidden("resourceVersionMatch", "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
+  }
+  if (errs.length) throw errors.invalidOptions("ListOptions", errs);
+  if (opts.continueToken && opts.resourceVersion !== "" && opts.resourceVersion !== "0") {
+    throw errors.badRequest("specifying resource version is not allowed when using continue");
+  }
+  return opts;
+}
+
+const POLICIES = ["Orphan", "Background", "Foreground"] as const;
+
+/** DeleteOptions from a JSON body (which wins, as in kube-apiserver) or from the query. */
+export function parseDeleteOptions(q: URLSearchParams, body: Record<string, unknown> | undefined): DeleteOptions {
+  let opts: DeleteOptions;
+  if (body) {
+    if (body.kind !== undefined && body.kind !== "DeleteOptions") {
+      throw errors.badRequest(`${String(body.kind)} in version "${String(body.apiVersion ?? "v1")}" cannot be handled as a DeleteOptions: no kind "${String(body.kind)}" is registered`);
+    }
+    const dry = body.dryRun;
+    opts = {
+      gracePeriodSeconds: body.gracePeriodSeconds === null ? undefined : body.gracePeriodSeconds as number | undefined,
+      propagationPolicy: (body.propagationPolicy ?? undefined) as DeleteOptions["propagationPolicy"],
+      orphanDependents: (body.orphanDependents ?? undefined) as boolean | undefined,
+      preconditions: (body.preconditions ?? undefined) as DeleteOptions["preconditions"],
+      dryRun: parseDryRun(Array.isArray(dry) ? dry.map(String) : []),
+    };
+    if (opts.gracePeriodSeconds !== undefined && (typeof opts.gracePeriodSeconds !== "number" || !Number.isInteger(opts.gracePeriodSeconds))) {
+      throw errors.badRequest(`DeleteOptions in version "v1" cannot be handled as a DeleteOptions: json: cannot unmarshal ${typeof opts.gracePeriodSeconds} into Go struct field DeleteOptions.gracePeriodSeconds of type int64`);
+    }
+  } else {
+    const orphan = q.get("orphanDependents");
+    opts = {
+      gracePeriodSeconds: parseInteger(q, "gracePeriodSeconds"),
+      propagationPolicy: (q.get("propagationPolicy") || undefined) as DeleteOptions["propagationPolicy"],
+      orphanDependents: orphan === null || orphan === "" ? undefined : isTrue(orphan),
+      dryRun: parseDryRun(q.getAll("dryRun")),
+    };
+  }
+  const errs: FieldError[] = [];
+  if (opts.gracePeriodSeconds !== undefined && opts.gracePeriodSeconds < 0) {
+    errs.push(field.invalid("gracePeriodSeconds", opts.gracePeriodSeconds, "must be greater than or equal to 0"));
+  }
+  if (opts.propagationPolicy !== undefined && !POLICIES.includes(opts.propagationPolicy)) {
+    errs.push(field.notSupported("propagationPolicy", opts.propagationPolicy, ["Foreground", "Background", "Orphan", "nil"]));
+  }
+  if (opts.orphanDependents !== undefined && opts.propagationPolicy !== undefined) {
+    errs.push(field.invalid("propagationPolicy", opts.propagationPolicy, "orphanDependents and deletionPropagation cannot be both set"));
+  }
+  if (errs.length) throw errors.invalidOptions("DeleteOptions", errs);
+  return opts;
+}

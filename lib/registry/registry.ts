@@ -1,0 +1,498 @@
+// The generic registry: every verb for every kind, driven by the kind's declaration (lib/kinds). It never
+// names a kind. Write phases, in order (kube-apiserver's BeforeCreate / Store.Update):
+//   create: type meta -> namespace -> decodeError -> system metadata -> generateName -> applyDefaults ->
+//           prepareForCreate -> validate (metadata + kind) -> canonicalize -> commit (retry generateName)
+//   update: type meta -> namespace/name match -> read current -> resourceVersion rule -> carry system
+//           metadata and status (or only status for /status) -> applyDefaults -> prepareForUpdate ->
+//           validate + validateUpdate -> canonicalize -> no-op check -> commit (guaranteed-update retry)
+//   delete: options -> preconditions -> finalizers / grace period -> commit
+import { randomUUID } from "node:crypto";
+import { errors, StatusError, type FieldError, type Status } from "../api/errors";
+import type { AnyKind, KubeObject, ObjectMeta } from "../kinds/types";
+import { ExpiredError, type LogEvent, type ObjectKey, type Store, type StoredObject, type WatchSink, type WatchSpec } from "../storage";
+import { validateObjectMeta, validateObjectMetaUpdate } from "../validation/object-meta";
+import { decodeContinue, encodeContinue } from "./continue-token";
+import { deepEqual, specChanged } from "./deep-equal";
+import { compileFilter } from "./object-filter";
+import type { DeleteOptions, ListOptions, WriteOptions } from "./options";
+
+/** What a verb answers: an object (with its serialisation when already known) or a list. */
+export type Answer =
+  | { code: number; object: unknown; json?: string }
+  | { code: 200; list: ListAnswer };
+
+export interface ListAnswer {
+  kind: AnyKind;
+  resourceVersion: string;
+  continue?: string;
+  remainingItemCount?: number;
+  items: StoredObject[];
+}
+
+const GENERATE_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+const MAX_GENERATE_ATTEMPTS = 8;
+const MAX_UPDATE_ATTEMPTS = 16;
+const TOO_OLD_LIST = "The resourceVersion for the provided list is too old.";
+const TOO_OLD_CONTINUE = "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.";
+
+const nowSeconds = () => new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace(".000Z", "Z");
+const clone = <T>(v: T): T => structuredClone(v);
+
+function selfLink(kind: AnyKind, namespace: string, name?: string): string {
+  const base = kind.namespaced && namespace ? `/api/v1/namespaces/${namespace}/${kind.plural}` : `/api/v1/${kind.plural}`;
+  return name ? `${base}/${name}` : base;
+}
+
+function generateName(prefix: string): string {
+  let suffix = "";
+  for (let i = 0; i < 5; i++) suffix += GENERATE_ALPHABET[Math.floor(Math.random() * GENERATE_ALPHABET.length)];
+  return prefix.slice(0, 58) + suffix;
+}
+
+/** Refuse bodies that are not a `kind` object of version v1; fill kind/apiVersion when omitted. */
+function checkTypeMeta(kind: AnyKind, body: unknown): KubeObject {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw errors.badRequest(`the object provided is unrecognized (must be of type ${kind.kind}): couldn't get version/kind; json parse error: cannot unmarshal ${Array.isArray(body) ? "array" : typeof body} into Go value of type struct`);
+  }
+  const obj = body as Record<string, unknown>;
+  if (obj.apiVersion !== undefined && obj.apiVersion !== "" && obj.apiVersion !== "v1") {
+    if (obj.kind !== undefined && obj.kind !== kind.kind) {
+      throw errors.badRequest(`${String(obj.kind)} in version "${String(obj.apiVersion)}" cannot be handled as a ${kind.kind}: no kind "${String(obj.kind)}" is registered for version "${String(obj.apiVersion)}" in scheme "pkg/api/legacyscheme/scheme.go:30"`);
+    }
+    throw errors.badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (v1)`);
+  }
+  if (obj.kind !== undefined && obj.kind !== "" && obj.kind !== kind.kind) {
+    throw errors.badRequest(`${String(obj.kind)} in version "v1" cannot be handled as a ${kind.kind}: converting (v1.${String(obj.kind)}) to (core.${kind.kind}): unknown conversion`);
+  }
+  if (obj.metadata !== undefined && (typeof obj.metadata !== "object" || obj.metadata === null || Array.isArray(obj.metadata))) {
+    throw errors.badRequest(`${kind.kind} in version "v1" cannot be handled as a ${kind.kind}: json: cannot unmarshal ${typeof obj.metadata} into Go struct field ${kind.kind}.metadata of type v1.ObjectMeta`);
+  }
+  const decodeError = kind.decodeError?.(obj as KubeObject);
+  if (decodeError) throw errors.badRequest(`${kind.kind} in version "v1" cannot be handled as a ${kind.kind}: ${decodeError}`);
+  return { ...obj, apiVersion: "v1", kind: kind.kind, metadata: { ...(obj.metadata as ObjectMeta | undefined) } };
+}
+
+function throwIfInvalid(kind: AnyKind, name: string, errs: FieldError[]): void {
+  if (errs.length) throw errors.invalid(kind.kind, name, errs);
+}
+
+export class Registry {
+  /** Pending graceful deletions, finished when their deletionTimestamp passes. */
+  private readonly graceTimers = new Map<string, NodeJS.Timeout>();
+  private readonly kindsByPlural: Map<string, AnyKind>;
+
+  constructor(readonly store: Store, kinds: AnyKind[]) {
+    this.kindsByPlural = new Map(kinds.map((k) => [k.plural, k]));
+    store.cache.listeners.add((e) => this.trackDeletion(e));
+    for (const o of store.cache.allObjects()) this.trackDeletion({ rev: o.rev, type: "MODIFIED", key: o.key, object: o.object, json: o.json });
+  }
+
+  close(): void {
+    for (const t of this.graceTimers.values()) clearTimeout(t);
+    this.graceTimers.clear();
+  }
+
+  private key(kind: AnyKind, namespace: string, name: string): ObjectKey {
+    return { resource: kind.plural, namespace: kind.namespaced ? namespace : "", name };
+  }
+
+  // --- read -------------------------------------------------------------------------------------------
+
+  async get(kind: AnyKind, namespace: string, name: string, resourceVersion = ""): Promise<Answer> {
+    if (resourceVersion === "") await this.store.cache.catchUp();
+    else if (resourceVersion !== "0") await this.waitForRevision(Number(resourceVersion));
+    const found = this.store.cache.get(this.key(kind, namespace, name));
+    if (!found) throw errors.notFound(kind.plural, name);
+    return { code: 200, object: found.object, json: found.json };
+  }
+
+  private async waitForRevision(rev: number): Promise<void> {
+    if (!(await this.store.cache.waitFor(rev, 3000))) {
+      throw errors.timeout(`Timeout: Too large resource version: ${rev}, current: ${this.store.cache.rev}`,
+        { causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version", field: "" }], retryAfterSeconds: 1 });
+    }
+  }
+
+  async list(kind: AnyKind, namespace: string | undefined, opts: ListOptions): Promise<ListAnswer> {
+    const filter = compileFilter(kind, opts.labelSelector, opts.fieldSelector);
+    const cache = this.store.cache;
+    const rv = opts.resourceVersion;
+    let atRev: number | undefined;
+    let after: string | undefined;
+    let limit = opts.limit;
+    if (opts.continueToken) {
+      const token = decodeContinue(opts.continueToken);
+      after = token.after;
+      if (token.rv > 0) atRev = token.rv;
+    } else if (rv === "") {
+      await cache.catchUp();
+    } else if (rv === "0") {
+      limit = 0; // served from the cache whole, as kube-apiserver does
+    } else {
+      const want = Number(rv);
+      const exact = opts.resourceVersionMatch === "Exact" || (opts.resourceVersionMatch === "" && limit > 0);
+      await this.waitForRevision(want);
+      if (exact) atRev = want;
+    }
+    if (atRev !== undefined && atRev > cache.rev) await this.waitForRevision(atRev);
+    const snapshotRev = atRev ?? cache.rev;
+    // A field selector naming one namespace narrows an all-namespaces list.
+    const ns = kind.namespaced ? namespace ?? filter.namespace : undefined;
+    if (namespace !== undefined && filter.namespace !== undefined && filter.namespace !== namespace) {
+      return { kind, resourceVersion: String(snapshotRev), items: [] };
+    }
+    let candidates: StoredObject[];
+    try {
+      candidates = cache.list(kind.plural, { namespace: ns, atRev, startAfter: after });
+    } catch (err) {
+      if (!(err instanceof ExpiredError)) throw err;
+      if (opts.continueToken && after !== undefined) {
+        throw errors.gone(TOO_OLD_CONTINUE, { continue: Buffer.from(JSON.stringify({ v: "meta.k8s.io/v1", rv: -1, start: `${after}\u0000` })).toString("base64url") });
+      }
+      throw errors.gone(TOO_OLD_LIST);
+    }
+    const items: StoredObject[] = [];
+    let i = 0;
+    for (; i < candidates.length; i++) {
+      const c = candidates[i];
+      if (filter.name !== undefined && c.key.name !== filter.name) continue;
+      if (!filter.matches(c.object)) continue;
+      items.push(c);
+      if (limit > 0 && items.length === limit) { i++; break; }
+    }
+    const answer: ListAnswer = { kind, resourceVersion: String(snapshotRev), items };
+    if (limit > 0 && i < candidates.length && items.length === limit) {
+      const last = items[items.length - 1];
+      answer.continue = encodeContinue(snapshotRev, `${last.key.namespace}/${last.key.name}`);
+      if (filter.empty) answer.remainingItemCount = candidates.length - i;
+    }
+    return answer;
+  }
+
+  // --- watch ------------------------------------------------------------------------------------------
+
+  /** Validate a watch request and return the spec the cache streams from. */
+  async prepareWatch(kind: AnyKind, namespace: string | undefined, name: string | undefined, opts: ListOptions): Promise<WatchSpec> {
+    const filter = compileFilter(kind, opts.labelSelector, opts.fieldSelector);
+    if (name !== undefined && filter.name !== undefined && filter.name !== name) {
+      throw errors.badRequest("fieldSelector metadata.name doesn't match requested name");
+    }
+    const onlyName = name ?? filter.name;
+    const onlyNamespace = kind.namespaced ? namespace ?? filter.namespace : undefined;
+    const rv = opts.resourceVersion;
+    const fromNow = rv === "" || rv === "0";
+    let initialState: boolean;
+    let sinceRev: number | undefined;
+    if (opts.sendInitialEvents !== undefined) {
+      initialState = opts.sendInitialEvents;
+      if (!fromNow) await this.waitForRevision(Number(rv));
+      if (!initialState) sinceRev = fromNow ? undefined : Number(rv);
+    } else {
+      initialState = fromNow;
+      if (!fromNow) sinceRev = Number(rv);
+      if (rv === "") await this.store.cache.catchUp();
+    }
+    const initialEventsEnd = opts.sendInitialEvents === true || (opts.sendInitialEvents === undefined && fromNow && opts.allowWatchBookmarks);
+    return {
+      resource: kind.plural,
+      namespace: onlyNamespace,
+      matches: (obj) => (onlyName === undefined || obj.metadata.name === onlyName) && filter.matches(obj),
+      sinceRev,
+      initialState,
+      initialEventsEnd,
+      bookmarks: opts.allowWatchBookmarks,
+      bookmark: (rev, end) => JSON.stringify({
+        kind: kind.kind, apiVersion: "v1",
+        metadata: { resourceVersion: String(rev), creationTimestamp: null, ...(end ? { annotations: { "k8s.io/initial-events-end": "true" } } : {}) },
+      }),
+      expired: (requested, oldest) => JSON.stringify(
+        errors.gone(`too old resource version: ${requested} (${oldest})`).toStatus()),
+    };
+  }
+
+  watch(spec: WatchSpec, sink: WatchSink): () => void {
+    return this.store.cache.watch(spec, sink);
+  }
+
+  // --- create -----------------------------------------------------------------------------------------
+
+  /** `namespace` undefined = the unscoped create path (the body's namespace, or "default"). */
+  async create(kind: AnyKind, namespace: string | undefined, body: unknown, opts: WriteOptions): Promise<Answer> {
+    const obj = checkTypeMeta(kind, body);
+    const meta = obj.metadata;
+    if (kind.namespaced) {
+      if (namespace !== undefined && meta.namespace && meta.namespace !== namespace) {
+        throw errors.badRequest("the namespace of the provided object does not match the namespace sent on the request");
+      }
+      meta.namespace = namespace ?? (meta.namespace || "default");
+    } else {
+      delete meta.namespace;
+    }
+    if (meta.resourceVersion !== undefined && meta.resourceVersion !== "" && meta.resourceVersion !== "0") {
+      throw errors.badRequest("resourceVersion should not be set on objects to be created");
+    }
+    delete meta.resourceVersion;
+    meta.uid = randomUUID();
+    meta.creationTimestamp = nowSeconds();
+    meta.generation = 1;
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    const generated = !meta.name && !!meta.generateName;
+    if (generated) meta.name = generateName(meta.generateName!);
+    kind.applyDefaults?.(obj);
+    kind.prepareForCreate?.(obj);
+    throwIfInvalid(kind, meta.name ?? "", [
+      ...validateObjectMeta(meta, { namespaced: kind.namespaced, nameRule: kind.nameRule }),
+      ...(kind.validate?.(obj) ?? []),
+    ]);
+    kind.canonicalize?.(obj);
+
+    for (let attempt = 1; ; attempt++) {
+      meta.selfLink = selfLink(kind, meta.namespace ?? "", meta.name);
+      const key = this.key(kind, meta.namespace ?? "", meta.name!);
+      if (opts.dryRun) {
+        const existing = this.store.cache.get(key);
+        if (existing) throw errors.alreadyExists(kind.plural, meta.name!, !!existing.object.metadata.deletionTimestamp);
+        return { code: 201, object: obj };
+      }
+      const result = await this.store.log.commit({ type: "create", key, object: obj });
+      if (result.ok) return this.answerWrite(201, result.event);
+      if (generated && attempt < MAX_GENERATE_ATTEMPTS) { meta.name = generateName(meta.generateName!); continue; }
+      if (generated) throw errors.generateNameExhausted(kind.plural, meta.name!);
+      await this.store.cache.refresh();
+      const existing = this.store.cache.get(key);
+      throw errors.alreadyExists(kind.plural, meta.name!, !!existing?.object.metadata.deletionTimestamp);
+    }
+  }
+
+  /** Answer a committed write once the cache has it (so a following read sees it). */
+  private async answerWrite(code: number, event: LogEvent): Promise<Answer> {
+    await this.store.cache.waitFor(event.rev);
+    return { code, object: event.object, json: event.json };
+  }
+
+  // --- update and patch -------------------------------------------------------------------------------
+
+  async update(kind: AnyKind, namespace: string, name: string, body: unknown, opts: WriteOptions & { subresource?: "status" }): Promise<Answer> {
+    const obj = checkTypeMeta(kind, body);
+    if (kind.namespaced && obj.metadata.namespace && obj.metadata.namespace !== namespace) {
+      throw errors.badRequest("the namespace of the provided object does not match the namespace sent on the request");
+    }
+    if (obj.metadata.name !== name) {
+      throw errors.badRequest(`the name of the object (${obj.metadata.name ?? ""}) does not match the name on the URL (${name})`);
+    }
+    const requestedRv = obj.metadata.resourceVersion || undefined;
+    await this.store.cache.catchUp();
+    return this.guaranteedUpdate(kind, namespace, name, opts, (current) => {
+      if (!current) {
+        if (!kind.allowCreateOnUpdate || opts.subresource) throw errors.notFound(kind.plural, name);
+        return { create: obj };
+      }
+      if (requestedRv === undefined && !kind.allowUnconditionalUpdate) {
+        throw errors.invalid(kind.kind, name, [{ type: "FieldValueInvalid", field: "metadata.resourceVersion", detail: "Invalid value: 0: must be specified for an update" }]);
+      }
+      if (requestedRv !== undefined && requestedRv !== current.object.metadata.resourceVersion) {
+        throw errors.conflict(kind.plural, name);
+      }
+      return { update: clone(obj) };
+    }, () => requestedRv !== undefined);
+  }
+
+  /**
+   * Patch: `apply` turns the current object into the patched body (JSON, merge or strategic merge patch,
+   * chosen by the pipeline). A resourceVersion the patch sets is a precondition; otherwise a conflicting
+   * concurrent write makes the patch re-apply to the newer object.
+   */
+  async patch(kind: AnyKind, namespace: string, name: string, apply: (current: KubeObject) => unknown, opts: WriteOptions & { subresource?: "status" }): Promise<Answer> {
+    await this.store.cache.catchUp();
+    let pinned = false;
+    return this.guaranteedUpdate(kind, namespace, name, opts, (current) => {
+      if (!current) throw errors.notFound(kind.plural, name);
+      const patched = apply(clone(current.object));
+      const obj = checkTypeMeta(kind, patched);
+      const rv = obj.metadata.resourceVersion;
+      if (rv !== undefined && rv !== current.object.metadata.resourceVersion) {
+        if (rv === "") delete obj.metadata.resourceVersion;
+        else throw errors.conflict(kind.plural, name);
+      }
+      if (obj.metadata.name !== name) {
+        throw errors.badRequest(`the name of the object (${obj.metadata.name ?? ""}) does not match the name on the URL (${name})`);
+      }
+      if (kind.namespaced && obj.metadata.namespace !== namespace) {
+        throw errors.badRequest("the namespace of the provided object does not match the namespace sent on the request");
+      }
+      if (rv !== undefined && rv !== "") pinned = true;
+      return { update: obj };
+    }, () => pinned);
+  }
+
+  private async guaranteedUpdate(
+    kind: AnyKind, namespace: string, name: string, opts: WriteOptions & { subresource?: "status" },
+    prepare: (current: StoredObject | undefined) => { create: KubeObject } | { update: KubeObject },
+    pinnedToVersion: () => boolean,
+  ): Promise<Answer> {
+    const key = this.key(kind, namespace, name);
+    for (let attempt = 1; ; attempt++) {
+      const current = this.store.cache.get(key);
+      const step = prepare(current);
+      if ("create" in step) {
+        const created = await this.create(kind, kind.namespaced ? namespace : undefined, step.create, opts);
+        return created;
+      }
+      const old = current!.object;
+      const obj = this.mergeForUpdate(kind, step.update, old, opts.subresource);
+      kind.applyDefaults?.(obj);
+      kind.prepareForUpdate?.(obj, old);
+      throwIfInvalid(kind, name, [
+        ...validateObjectMeta(obj.metadata, { namespaced: kind.namespaced, nameRule: kind.nameRule }),
+        ...validateObjectMetaUpdate(obj.metadata, old.metadata),
+        ...(kind.validate?.(obj) ?? []),
+        ...(kind.validateUpdate?.(obj, old) ?? []),
+      ]);
+      kind.canonicalize?.(obj);
+      if (specChanged(obj, old)) obj.metadata.generation = (old.metadata.generation ?? 1) + 1;
+      obj.metadata.resourceVersion = old.metadata.resourceVersion;
+      if (deepEqual(obj, old)) return { code: 200, object: old, json: current!.json };
+      // Removing the last finalizer of an object whose deletion is due completes the deletion.
+      const finishes = !!obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length)
+        && (obj.metadata.deletionGracePeriodSeconds ?? 0) === 0;
+      if (opts.dryRun) return { code: 200, object: obj };
+      const result = await this.store.log.commit(finishes
+        ? { type: "delete", key, object: obj, expectRev: current!.rev }
+        : { type: "update", key, object: obj, expectRev: current!.rev });
+      if (result.ok) return this.answerWrite(200, result.event);
+      if (result.reason === "missing" && !kind.allowCreateOnUpdate) throw errors.notFound(kind.plural, name);
+      if (pinnedToVersion() || attempt >= MAX_UPDATE_ATTEMPTS) throw errors.conflict(kind.plural, name);
+      await this.store.cache.refresh();
+    }
+  }
+
+  /** Carry what a client may not change: system metadata, and status (main resource) or everything but status (/status). */
+  private mergeForUpdate(kind: AnyKind, body: KubeObject, old: KubeObject, subresource?: "status"): KubeObject {
+    if (subresource === "status") {
+      const obj = clone(old);
+      if (body.status === undefined) delete obj.status; else obj.status = clone(body.status);
+      return obj;
+    }
+    const obj = body;
+    const m = obj.metadata, o = old.metadata;
+    if (m.uid && m.uid !== o.uid) {
+      throw errors.conflict(kind.plural, o.name!, `Precondition failed: UID in precondition: ${m.uid}, UID in object meta: ${o.uid}`);
+    }
+    m.uid = o.uid;
+    m.creationTimestamp = o.creationTimestamp;
+    m.selfLink = o.selfLink;
+    m.generation = o.generation;
+    if (o.deletionTimestamp) m.deletionTimestamp = o.deletionTimestamp; else delete m.deletionTimestamp;
+    if (o.deletionGracePeriodSeconds !== undefined) m.deletionGracePeriodSeconds = o.deletionGracePeriodSeconds; else delete m.deletionGracePeriodSeconds;
+    if (kind.namespaced) m.namespace = o.namespace; else delete m.namespace;
+    if (kind.hasStatus) { if (old.status === undefined) delete obj.status; else obj.status = clone(old.status); }
+    return obj;
+  }
+
+  // --- delete -----------------------------------------------------------------------------------------
+
+  async delete(kind: AnyKind, namespace: string, name: string, opts: DeleteOptions): Promise<Answer> {
+    await this.store.cache.catchUp();
+    const key = this.key(kind, namespace, name);
+    for (let attempt = 1; ; attempt++) {
+      const current = this.store.cache.get(key);
+      if (!current) throw errors.notFound(kind.plural, name);
+      const old = current.object;
+      const pre = opts.preconditions;
+      if (pre?.uid && pre.uid !== old.metadata.uid) {
+        throw errors.conflict(kind.kind, name, `the UID in the precondition (${pre.uid}) does not match the UID in record (${old.metadata.uid}). The object might have been deleted and then recreated`);
+      }
+      if (pre?.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion) {
+        throw errors.conflict(kind.kind, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${old.metadata.resourceVersion}). The object might have been modified`);
+      }
+      const plan = this.planDeletion(kind, old, opts.gracePeriodSeconds);
+      if (plan.type === "unchanged") return { code: 200, object: old, json: current.json };
+      if (opts.dryRun) return plan.type === "delete" ? this.deleteAnswer(kind, old, undefined) : { code: 200, object: plan.object };
+      const result = await this.store.log.commit({ type: plan.type, key, object: plan.object, expectRev: current.rev });
+      if (result.ok) {
+        await this.store.cache.waitFor(result.event.rev);
+        return plan.type === "delete" ? this.deleteAnswer(kind, result.event.object, result.event.json) : { code: 200, object: result.event.object, json: result.event.json };
+      }
+      if (result.reason === "missing") throw errors.notFound(kind.plural, name);
+      if (attempt >= MAX_UPDATE_ATTEMPTS) throw errors.conflict(kind.plural, name);
+      await this.store.cache.refresh();
+    }
+  }
+
+  /** Finalizers hold the object with deletionTimestamp set; a grace period delays the removal; otherwise it goes now. */
+  private planDeletion(kind: AnyKind, old: KubeObject, requested: number | undefined):
+    { type: "delete" | "update"; object: KubeObject } | { type: "unchanged" } {
+    const m = old.metadata;
+    const grace = kind.gracePeriodSeconds ? kind.gracePeriodSeconds(old, requested) : 0;
+    const now = Date.now();
+    if (m.finalizers?.length) {
+      if (m.deletionTimestamp && (m.deletionGracePeriodSeconds ?? 0) === 0) return { type: "unchanged" };
+      const object = clone(old);
+      const due = m.deletionTimestamp && Date.parse(m.deletionTimestamp) < now ? m.deletionTimestamp : nowSeconds();
+      object.metadata.deletionTimestamp = due;
+      object.metadata.deletionGracePeriodSeconds = 0;
+      return { type: "update", object };
+    }
+    if (grace > 0) {
+      const due = now + grace * 1000;
+      if (m.deletionTimestamp && Date.parse(m.deletionTimestamp) <= due) return { type: "unchanged" };
+      const object = clone(old);
+      object.metadata.deletionTimestamp = new Date(Math.floor(due / 1000) * 1000).toISOString().replace(".000Z", "Z");
+      object.metadata.deletionGracePeriodSeconds = grace;
+      return { type: "update", object };
+    }
+    return { type: "delete", object: clone(old) };
+  }
+
+  private deleteAnswer(kind: AnyKind, object: KubeObject, json: string | undefined): Answer {
+    if (kind.deleteReturns === "object") return { code: 200, object, json };
+    const status: Status = {
+      kind: "Status", apiVersion: "v1", metadata: {}, status: "Success",
+      details: { name: object.metadata.name, kind: kind.plural, uid: object.metadata.uid },
+    };
+    return { code: 200, object: status };
+  }
+
+  async deleteCollection(kind: AnyKind, namespace: string | undefined, list: ListOptions, opts: DeleteOptions): Promise<Answer> {
+    const listed = await this.list(kind, namespace, { ...list, continueToken: "", watch: false });
+    for (const item of listed.items) {
+      try {
+        await this.delete(kind, item.key.namespace, item.key.name, { ...opts, preconditions: undefined });
+      } catch (err) {
+        if (err instanceof StatusError && err.code === 404) continue;
+        throw err;
+      }
+    }
+    if (kind.deleteCollectionReturns === "status") {
+      return { code: 200, object: { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", details: { kind: kind.plural } } satisfies Status };
+    }
+    return { code: 200, list: { ...listed, continue: undefined, remainingItemCount: undefined } };
+  }
+
+  // --- graceful deletion: the server finishes what a kubelet would --------------------------------------
+
+  private trackDeletion(e: LogEvent): void {
+    const id = `${e.key.resource}\u0000${e.key.namespace}/${e.key.name}`;
+    const existing = this.graceTimers.get(id);
+    if (existing) { clearTimeout(existing); this.graceTimers.delete(id); }
+    const m = e.object.metadata;
+    if (e.type === "DELETED" || !m.deletionTimestamp || m.finalizers?.length) return;
+    const kind = this.kindsByPlural.get(e.key.resource);
+    if (!kind) return;
+    const wait = Math.max(0, Date.parse(m.deletionTimestamp) - Date.now());
+    const timer = setTimeout(() => {
+      this.graceTimers.delete(id);
+      void this.finishDeletion(kind, e.key).catch(() => { /* gone already, or another process finished it */ });
+    }, Math.min(wait, 2 ** 31 - 1));
+    timer.unref();
+    this.graceTimers.set(id, timer);
+  }
+
+  private async finishDeletion(kind: AnyKind, key: ObjectKey): Promise<void> {
+    const current = this.store.cache.get(key);
+    const m = current?.object.metadata;
+    if (!current || !m?.deletionTimestamp || m.finalizers?.length) return;
+    await this.store.log.commit({ type: "delete", key, object: current.object, expectRev: current.rev });
+  }
+}

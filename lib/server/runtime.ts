@@ -1,0 +1,81 @@
+// Boots everything one server process needs, once: configuration, the admin token, TLS material, the
+// kubeconfig, the store and its cache, the registry. Kept on globalThis so server.ts and the Next.js route
+// handlers (which Next bundles separately) share one runtime per process.
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { ensureAdminToken, ensureSecretFile } from "../auth/admin-token";
+import { createTokenAuthenticator } from "../auth/bearer";
+import { kubeconfigServerUrl, renderKubeconfig, writeKubeconfig } from "../auth/kubeconfig";
+import { loadServerConfig, type ServerConfig } from "../config/server-config";
+import { kinds } from "../kinds";
+import type { ApiRuntime } from "../api/handler";
+import { Registry } from "../registry/registry";
+import { openStore, type Store } from "../storage";
+import { ensureServingCertificate, loadServingCertificate, type ServingCertificate } from "../tls/certificates";
+
+export interface ServerRuntime extends ApiRuntime {
+  config: ServerConfig;
+  store: Store;
+  tls?: ServingCertificate;
+  kubeconfigPath: string;
+  close(): Promise<void>;
+}
+
+const KEY = Symbol.for("cluster-core.runtime");
+type Holder = { [KEY]?: Promise<ServerRuntime> };
+
+/** The process's runtime, booted on first use from the environment. */
+export function getRuntime(): Promise<ServerRuntime> {
+  const g = globalThis as Holder;
+  g[KEY] ??= bootRuntime(loadServerConfig());
+  return g[KEY];
+}
+
+async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const adminToken = ensureAdminToken({ dataDir: config.dataDir, configured: config.adminToken });
+  // The console's sign-in compares against this and signs its session cookie with NEXTAUTH_SECRET.
+  process.env.CLUSTER_ADMIN_TOKEN = adminToken;
+  process.env.NEXTAUTH_SECRET ||= ensureSecretFile(path.join(config.dataDir, "session-secret"));
+  const scheme = config.insecureHttp ? "http" : "https";
+  process.env.NEXTAUTH_URL ||= kubeconfigServerUrl(config.host, config.port, scheme);
+
+  let tls: ServingCertificate | undefined;
+  if (!config.insecureHttp) {
+    tls = config.tlsCertFile && config.tlsKeyFile
+      ? loadServingCertificate(config.tlsCertFile, config.tlsKeyFile)
+      : await ensureServingCertificate({ dataDir: config.dataDir, hosts: isWildcard(config.host) ? [] : [config.host] });
+  }
+  const kubeconfigPath = path.join(config.dataDir, "admin.kubeconfig");
+  writeKubeconfig(kubeconfigPath, renderKubeconfig({
+    server: kubeconfigServerUrl(config.host, config.port, scheme),
+    caPem: tls?.ca,
+    token: adminToken,
+  }));
+
+  const store = await openStore({ databaseUrl: config.databaseUrl, compactionWindowSeconds: config.compactionWindowSeconds });
+  const registry = new Registry(store, kinds);
+  const authenticate = createTokenAuthenticator([{ token: adminToken, user: "cluster-admin", groups: ["system:masters", "system:authenticated"] }]);
+  let sessionBearer: ApiRuntime["sessionBearer"];
+  try {
+    sessionBearer = (await import("../auth/session")).bearerFromSessionCookie;
+  } catch {
+    sessionBearer = undefined; // console sessions unavailable (API-only build)
+  }
+  const openapi: ApiRuntime["openapi"] = undefined;
+  let closed = false;
+  return {
+    config, store, tls, kubeconfigPath, registry, authenticate, sessionBearer, openapi,
+    serverAddress: `${isWildcard(config.host) ? "127.0.0.1" : config.host}:${config.port}`,
+    isReady: () => !closed,
+    async close() {
+      closed = true;
+      registry.close();
+      await store.close();
+    },
+  };
+}
+
+function isWildcard(host: string): boolean {
+  return host === "0.0.0.0" || host === "::" || host === "";
+}

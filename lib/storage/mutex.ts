@@ -1,0 +1,10 @@
+/** A minimal FIFO async mutex. */
+export class Mutex {
+  private tail: Promise<void> = Promise.resolve();
+
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(fn);
+    this.tail = result.then(() => undefined, () => undefined);
+    return result;
+  }
+}

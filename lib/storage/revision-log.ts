@@ -1,0 +1,177 @@
+// The durable store: an append-only revision log plus a current-state table, written together in one
+// transaction per batch of writes (group commit). The single counter row in "Revision" is bumped first in
+// every write transaction; that row lock serialises writers on SQLite and PostgreSQL alike, so revisions
+// are contiguous and commit in order, and a tailing process can never miss or reorder one.
+import type { Db, Dialect } from "./db";
+import { placeholder } from "./db";
+import { Mutex } from "./mutex";
+import type { EventType, LogEvent, ObjectKey, WriteOp, WriteResult } from "./types";
+import { objectKeyString } from "./types";
+import type { KubeObject } from "../kinds/types";
+
+interface Pending {
+  op: WriteOp;
+  resolve: (r: WriteResult) => void;
+  reject: (e: unknown) => void;
+}
+
+export interface LogRow {
+  rev: number;
+  type: EventType;
+  key: ObjectKey;
+  json: string;
+}
+
+const MAX_BATCH = 64;
+
+export class RevisionLog {
+  private queue: Pending[] = [];
+  private flushing = false;
+  /** SQLite runs every statement on one connection: reads must not interleave with an open write transaction. */
+  private readonly connection: Mutex | null;
+  private readonly p: (i: number) => string;
+
+  constructor(
+    private readonly db: Db,
+    readonly dialect: Dialect,
+    private readonly onCommitted: (events: LogEvent[]) => void,
+  ) {
+    this.connection = dialect === "sqlite" ? new Mutex() : null;
+    this.p = placeholder(dialect);
+  }
+
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return this.connection ? this.connection.run(fn) : fn();
+  }
+
+  /** Queue one write; resolves once it is durably committed (or refused by its precondition). */
+  commit(op: WriteOp): Promise<WriteResult> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ op, resolve, reject });
+      if (!this.flushing) {
+        this.flushing = true;
+        queueMicrotask(() => void this.flush());
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.queue.length) {
+      const batch = this.queue.splice(0, MAX_BATCH);
+      try {
+        const { results, events } = await this.exclusive(() => this.writeBatch(batch.map((b) => b.op)));
+        this.onCommitted(events);
+        batch.forEach((b, i) => b.resolve(results[i]));
+      } catch (err) {
+        batch.forEach((b) => b.reject(err));
+      }
+    }
+    this.flushing = false;
+  }
+
+  private async writeBatch(ops: WriteOp[]): Promise<{ results: WriteResult[]; events: LogEvent[] }> {
+    const p = this.p;
+    const now = BigInt(Date.now());
+    return this.db.$transaction(async (tx) => {
+      const [{ rev: startRev }] = await tx.$queryRawUnsafe<{ rev: bigint }[]>(
+        `UPDATE "Revision" SET "rev" = "rev" WHERE "id" = 1 RETURNING "rev"`);
+      let rev = Number(startRev);
+
+      // Current revision of every key the batch touches, then apply the ops in order in memory.
+      const keys = new Map<string, ObjectKey>();
+      for (const op of ops) keys.set(`${op.key.resource}\u0000${objectKeyString(op.key)}`, op.key);
+      const current = new Map<string, number>();
+      const keyList = [...keys.values()];
+      const where = keyList.map((_, i) => `("resource" = ${p(3 * i + 1)} AND "namespace" = ${p(3 * i + 2)} AND "name" = ${p(3 * i + 3)})`).join(" OR ");
+      const rows = await tx.$queryRawUnsafe<{ resource: string; namespace: string; name: string; rev: bigint }[]>(
+        `SELECT "resource", "namespace", "name", "rev" FROM "CurrentObject" WHERE ${where}`,
+        ...keyList.flatMap((k) => [k.resource, k.namespace, k.name]));
+      for (const r of rows) current.set(`${r.resource}\u0000${r.namespace}/${r.name}`, Number(r.rev));
+
+      const results: WriteResult[] = [];
+      const events: LogEvent[] = [];
+      const finalState = new Map<string, LogEvent>();
+      for (const op of ops) {
+        const id = `${op.key.resource}\u0000${objectKeyString(op.key)}`;
+        const stored = current.get(id);
+        if (op.type === "create" && stored !== undefined) { results.push({ ok: false, reason: "exists" }); continue; }
+        if (op.type !== "create" && stored === undefined) { results.push({ ok: false, reason: "missing" }); continue; }
+        if (op.type !== "create" && stored !== op.expectRev) { results.push({ ok: false, reason: "conflict" }); continue; }
+        rev += 1;
+        const object: KubeObject = { ...op.object, metadata: { ...op.object.metadata, resourceVersion: String(rev) } };
+        const type: EventType = op.type === "create" ? "ADDED" : op.type === "update" ? "MODIFIED" : "DELETED";
+        const event: LogEvent = { rev, type, key: op.key, object, json: JSON.stringify(object) };
+        if (op.type === "delete") current.delete(id); else current.set(id, rev);
+        events.push(event);
+        finalState.set(id, event);
+        results.push({ ok: true, event });
+      }
+      if (events.length === 0) return { results, events };
+
+      await tx.$executeRawUnsafe(
+        `INSERT INTO "LogEntry" ("rev", "resource", "namespace", "name", "type", "object", "createdAt") VALUES ${
+          events.map((_, i) => `(${[1, 2, 3, 4, 5, 6, 7].map((j) => p(7 * i + j)).join(", ")})`).join(", ")}`,
+        ...events.flatMap((e) => [BigInt(e.rev), e.key.resource, e.key.namespace, e.key.name, e.type, e.json, now]));
+
+      const upserts = [...finalState.values()].filter((e) => e.type !== "DELETED");
+      const deletes = [...finalState.values()].filter((e) => e.type === "DELETED");
+      if (upserts.length) {
+        await tx.$executeRawUnsafe(
+          `INSERT INTO "CurrentObject" ("resource", "namespace", "name", "rev", "object") VALUES ${
+            upserts.map((_, i) => `(${[1, 2, 3, 4, 5].map((j) => p(5 * i + j)).join(", ")})`).join(", ")
+          } ON CONFLICT ("resource", "namespace", "name") DO UPDATE SET "rev" = excluded."rev", "object" = excluded."object"`,
+          ...upserts.flatMap((e) => [e.key.resource, e.key.namespace, e.key.name, BigInt(e.rev), e.json]));
+      }
+      if (deletes.length) {
+        await tx.$executeRawUnsafe(
+          `DELETE FROM "CurrentObject" WHERE ${deletes.map((_, i) => `("resource" = ${p(3 * i + 1)} AND "namespace" = ${p(3 * i + 2)} AND "name" = ${p(3 * i + 3)})`).join(" OR ")}`,
+          ...deletes.flatMap((e) => [e.key.resource, e.key.namespace, e.key.name]));
+      }
+      await tx.$executeRawUnsafe(`UPDATE "Revision" SET "rev" = ${p(1)} WHERE "id" = 1`, BigInt(rev));
+      return { results, events };
+    }, { maxWait: 30_000, timeout: 30_000 });
+  }
+
+  /** Log rows after `rev`, in revision order. */
+  readAfter(rev: number, limit: number): Promise<LogRow[]> {
+    return this.exclusive(async () => {
+      const rows = await this.db.$queryRawUnsafe<{ rev: bigint; resource: string; namespace: string; name: string; type: string; object: string }[]>(
+        `SELECT "rev", "resource", "namespace", "name", "type", "object" FROM "LogEntry" WHERE "rev" > ${this.p(1)} ORDER BY "rev" LIMIT ${this.p(2)}`,
+        BigInt(rev), BigInt(limit));
+      return rows.map((r) => ({ rev: Number(r.rev), type: r.type as EventType, key: { resource: r.resource, namespace: r.namespace, name: r.name }, json: r.object }));
+    });
+  }
+
+  /** The store's revision and every current object, read as one consistent snapshot. */
+  loadSnapshot(): Promise<{ rev: number; objects: { key: ObjectKey; rev: number; json: string }[] }> {
+    return this.exclusive(() => this.db.$transaction(async (tx) => {
+      const [{ rev }] = await tx.$queryRawUnsafe<{ rev: bigint }[]>(`SELECT "rev" FROM "Revision" WHERE "id" = 1`);
+      const rows = await tx.$queryRawUnsafe<{ resource: string; namespace: string; name: string; rev: bigint; object: string }[]>(
+        `SELECT "resource", "namespace", "name", "rev", "object" FROM "CurrentObject"`);
+      return {
+        rev: Number(rev),
+        objects: rows.map((r) => ({ key: { resource: r.resource, namespace: r.namespace, name: r.name }, rev: Number(r.rev), json: r.object })),
+      };
+    }, { isolationLevel: this.dialect === "postgresql" ? "RepeatableRead" : "Serializable", timeout: 120_000, maxWait: 30_000 }));
+  }
+
+  currentRevision(): Promise<number> {
+    return this.exclusive(async () => {
+      const [{ rev }] = await this.db.$queryRawUnsafe<{ rev: bigint }[]>(`SELECT "rev" FROM "Revision" WHERE "id" = 1`);
+      return Number(rev);
+    });
+  }
+
+  /** Oldest revision still in the log (0 when the log is empty). */
+  oldestRevision(): Promise<number> {
+    return this.exclusive(async () => {
+      const [row] = await this.db.$queryRawUnsafe<{ rev: bigint | null }[]>(`SELECT MIN("rev") AS "rev" FROM "LogEntry"`);
+      return row?.rev == null ? 0 : Number(row.rev);
+    });
+  }
+
+  /** Drop log rows written before `beforeMs` (epoch ms). Current state is untouched. */
+  compact(beforeMs: number): Promise<number> {
+    return this.exclusive(() => this.db.$executeRawUnsafe(`DELETE FROM "LogEntry" WHERE "createdAt" < ${this.p(1)}`, BigInt(beforeMs)));
+  }
+}

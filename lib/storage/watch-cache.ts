@@ -1,0 +1,387 @@
+// The in-memory picture of the store (kube-apiserver's watch cache, fed by the revision log the way kine's
+// poller feeds etcd clients): every current object parsed and serialised once, the recent history of
+// changes for resumable watches and consistent paginated lists, and the watchers. Events enter strictly in
+// revision order: local commits hand theirs over directly, other processes' writes arrive by tailing the log.
+import type { KubeObject } from "../kinds/types";
+import type { RevisionLog } from "./revision-log";
+import type { EventType, LogEvent, ObjectKey, StoredObject } from "./types";
+import { objectKeyString } from "./types";
+
+export interface WatchSink {
+  /** Write one chunk; false when the consumer is too far behind (the watcher is then closed). */
+  send(chunk: Buffer): boolean;
+  close(): void;
+}
+
+export interface WatchSpec {
+  resource: string;
+  /** Only objects in this namespace; undefined for all namespaces / cluster-scoped kinds. */
+  namespace?: string;
+  matches: (obj: KubeObject) => boolean;
+  /** Start after this revision; undefined = start now. */
+  sinceRev?: number;
+  /** Send synthetic ADDED events for the current state first. */
+  initialState: boolean;
+  /** After the initial state, send a bookmark marking its end (sendInitialEvents). */
+  initialEventsEnd: boolean;
+  /** Send periodic bookmarks (allowWatchBookmarks). */
+  bookmarks: boolean;
+  /** Serialised bookmark object at a revision (kind-specific; built by the caller). */
+  bookmark: (rev: number, initialEventsEnd: boolean) => string;
+  /**
+   * Per-watcher encoding (e.g. Table rows for kubectl get -w). When absent, every watcher of an event
+   * shares one serialisation.
+   */
+  encode?: (type: EventType, object: KubeObject, json: string) => string;
+  /** The 410 Status for a start revision older than the retained history. */
+  expired: (requested: number, oldest: number) => string;
+}
+
+interface Watcher {
+  spec: WatchSpec;
+  sink: WatchSink;
+  lastRev: number;
+  closed: boolean;
+}
+
+interface CachedEvent extends LogEvent {
+  at: number;
+  lines?: Partial<Record<"ADDED" | "MODIFIED" | "DELETED" | "DELETED_PREV", Buffer>>;
+}
+
+interface ResourceState {
+  objects: Map<string, StoredObject>;
+  sorted: string[] | null;
+}
+
+export class ExpiredError extends Error {
+  constructor(readonly requested: number, readonly oldest: number) {
+    super(`revision ${requested} is older than the retained history (${oldest})`);
+  }
+}
+
+const lineOf = (type: string, json: string) => Buffer.from(`{"type":"${type}","object":${json}}\n`);
+
+export class WatchCache {
+  rev = 0;
+  /** History covers every event with revision > historyStartRev. */
+  historyStartRev = 0;
+  private readonly resources = new Map<string, ResourceState>();
+  private history: CachedEvent[] = [];
+  private readonly watchers = new Map<string, Set<Watcher>>();
+  private pending = new Map<number, LogEvent>();
+  private waiters: { rev: number; resolve: () => void }[] = [];
+  private polling: Promise<void> | null = null;
+  private pollAgain = false;
+  /** Set once a write from another process has been seen: reads then confirm the latest revision first. */
+  shared = false;
+  private timers: NodeJS.Timeout[] = [];
+  /** Called for every applied event, in revision order (controllers). */
+  readonly listeners = new Set<(e: LogEvent) => void>();
+  private closed = false;
+
+  constructor(
+    private readonly log: RevisionLog,
+    private readonly options: { windowMs: number; pollIntervalMs: number; maxHistory: number; bookmarkIntervalMs: number },
+  ) {}
+
+  async start(): Promise<void> {
+    await this.resync();
+    this.timers.push(setInterval(() => void this.poll(), this.options.pollIntervalMs));
+    this.timers.push(setInterval(() => this.trimHistory(), Math.min(this.options.windowMs, 10_000)));
+    this.timers.push(setInterval(() => this.sendBookmarks(), this.options.bookmarkIntervalMs));
+    for (const t of this.timers) t.unref();
+  }
+
+  stop(): void {
+    this.closed = true;
+    for (const t of this.timers) clearInterval(t);
+    for (const set of this.watchers.values()) for (const w of set) this.closeWatcher(w);
+  }
+
+  /** Reload everything from the database (start-up, or after falling behind compaction). */
+  private async resync(): Promise<void> {
+    const snap = await this.log.loadSnapshot();
+    this.resources.clear();
+    for (const o of snap.objects) {
+      this.state(o.key.resource).objects.set(objectKeyString(o.key), { key: o.key, rev: o.rev, json: o.json, object: JSON.parse(o.json) });
+    }
+    this.rev = snap.rev;
+    this.historyStartRev = snap.rev;
+    this.history = [];
+    this.pending.clear();
+    // Watchers cannot be continued across a gap: close them so their clients re-list.
+    for (const set of this.watchers.values()) for (const w of set) this.closeWatcher(w);
+    this.wakeWaiters();
+  }
+
+  private state(resource: string): ResourceState {
+    let s = this.resources.get(resource);
+    if (!s) { s = { objects: new Map(), sorted: null }; this.resources.set(resource, s); }
+    return s;
+  }
+
+  /** Local commits, in any order; applied strictly by revision. */
+  offer(events: LogEvent[]): void {
+    for (const e of events) if (e.rev > this.rev) this.pending.set(e.rev, e);
+    this.drain();
+    if (this.pending.size) void this.poll(); // a gap: another process wrote in between
+  }
+
+  private drain(): void {
+    let applied = false;
+    for (let e = this.pending.get(this.rev + 1); e; e = this.pending.get(this.rev + 1)) {
+      this.pending.delete(e.rev);
+      this.apply(e);
+      applied = true;
+    }
+    if (applied) this.wakeWaiters();
+  }
+
+  /** Read log rows after our revision (other processes' writes, or gaps in local hand-over). */
+  poll(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    if (this.polling) { this.pollAgain = true; return this.polling; }
+    this.polling = (async () => {
+      try {
+        do {
+          this.pollAgain = false;
+          for (;;) {
+            const rows = await this.log.readAfter(this.rev, 1000);
+            if (rows.length === 0) break;
+            if (rows[0].rev !== this.rev + 1) {
+              // The rows we needed were compacted away: start over from current state.
+              await this.resync();
+              break;
+            }
+            for (const r of rows) {
+              if (r.rev !== this.rev + 1) break;
+              const local = this.pending.get(r.rev);
+              if (local) this.pending.delete(r.rev); else this.shared = true;
+              this.apply(local ?? { rev: r.rev, type: r.type, key: r.key, json: r.json, object: JSON.parse(r.json) });
+            }
+            this.drain();
+            this.wakeWaiters();
+            if (rows.length < 1000) break;
+          }
+        } while (this.pollAgain);
+      } catch {
+        // The database is briefly unavailable; the next tick retries.
+      } finally {
+        this.polling = null;
+      }
+    })();
+    return this.polling;
+  }
+
+  private apply(e: LogEvent): void {
+    const st = this.state(e.key.resource);
+    const id = objectKeyString(e.key);
+    const prev = st.objects.get(id);
+    const ev: CachedEvent = { ...e, prev, at: Date.now() };
+    if (e.type === "DELETED") {
+      st.objects.delete(id);
+      st.sorted = null;
+    } else {
+      if (!prev) st.sorted = null;
+      st.objects.set(id, { key: e.key, rev: e.rev, object: e.object, json: e.json });
+    }
+    this.rev = e.rev;
+    this.history.push(ev);
+    if (this.history.length > this.options.maxHistory) this.dropHistory(this.history.length - this.options.maxHistory);
+    const set = this.watchers.get(e.key.resource);
+    if (set) for (const w of set) this.deliver(w, ev);
+    for (const l of this.listeners) l(ev);
+  }
+
+  /** Every current object of every resource (controllers' start-up scan). */
+  *allObjects(): IterableIterator<StoredObject> {
+    for (const st of this.resources.values()) yield* st.objects.values();
+  }
+
+  private trimHistory(): void {
+    const cutoff = Date.now() - this.options.windowMs;
+    let n = 0;
+    while (n < this.history.length && this.history[n].at < cutoff) n++;
+    if (n) this.dropHistory(n);
+  }
+
+  private dropHistory(n: number): void {
+    this.historyStartRev = this.history[n - 1].rev;
+    this.history = this.history.slice(n);
+  }
+
+  /** Resolve once the cache has applied `rev` (polling the log for it if needed). */
+  waitFor(rev: number, timeoutMs = 10_000): Promise<boolean> {
+    if (this.rev >= rev) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => { this.waiters = this.waiters.filter((w) => w !== waiter); resolve(false); }, timeoutMs);
+      const waiter = { rev, resolve: () => { clearTimeout(timer); resolve(true); } };
+      this.waiters.push(waiter);
+      void this.poll();
+    });
+  }
+
+  private wakeWaiters(): void {
+    if (!this.waiters.length) return;
+    const ready = this.waiters.filter((w) => w.rev <= this.rev);
+    this.waiters = this.waiters.filter((w) => w.rev > this.rev);
+    for (const w of ready) w.resolve();
+  }
+
+  /** For consistent reads: when other processes write to the same store, catch up with the latest revision first. */
+  async catchUp(): Promise<void> {
+    if (!this.shared) return;
+    const latest = await this.log.currentRevision();
+    await this.waitFor(latest);
+  }
+
+  get(key: ObjectKey): StoredObject | undefined {
+    return this.resources.get(key.resource)?.objects.get(objectKeyString(key));
+  }
+
+  /** Re-read one object from the log's tail (after a failed precondition, the cache may be behind). */
+  async refresh(): Promise<void> {
+    await this.poll();
+  }
+
+  private sortedKeys(resource: string): string[] {
+    const st = this.state(resource);
+    if (!st.sorted) st.sorted = [...st.objects.keys()].sort();
+    return st.sorted;
+  }
+
+  /**
+   * Objects of `resource` as they were at revision `atRev` (default: now), sorted by namespace/name,
+   * restricted to `namespace` when given and to keys after `startAfter`. Throws ExpiredError when
+   * `atRev` is older than the retained history.
+   */
+  list(resource: string, opts: { namespace?: string; atRev?: number; startAfter?: string } = {}): StoredObject[] {
+    const atRev = opts.atRev ?? this.rev;
+    if (atRev < this.historyStartRev) throw new ExpiredError(atRev, this.historyStartRev);
+    const st = this.state(resource);
+    const prefix = opts.namespace !== undefined ? `${opts.namespace}/` : "";
+    let keys = this.sortedKeys(resource);
+    let overrides: Map<string, StoredObject | null> | null = null;
+    if (atRev < this.rev) {
+      overrides = new Map();
+      for (let i = this.firstAfter(atRev); i < this.history.length; i++) {
+        const e = this.history[i];
+        if (e.key.resource !== resource) continue;
+        const id = objectKeyString(e.key);
+        if (!overrides.has(id)) overrides.set(id, e.type === "ADDED" ? null : e.prev ?? null);
+      }
+      if (overrides.size) {
+        const extra = [...overrides.keys()].filter((k) => !st.objects.has(k));
+        if (extra.length) keys = [...keys, ...extra].sort();
+      }
+    }
+    let i = opts.startAfter !== undefined ? upperBound(keys, opts.startAfter) : prefix ? lowerBound(keys, prefix) : 0;
+    if (prefix && opts.startAfter !== undefined && opts.startAfter < prefix) i = lowerBound(keys, prefix);
+    const out: StoredObject[] = [];
+    for (; i < keys.length; i++) {
+      const k = keys[i];
+      if (prefix && !k.startsWith(prefix)) break;
+      const o = overrides?.has(k) ? overrides.get(k) : st.objects.get(k);
+      if (o) out.push(o);
+    }
+    return out;
+  }
+
+  /** Index of the first history event with revision > rev. */
+  private firstAfter(rev: number): number {
+    let lo = 0, hi = this.history.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (this.history[mid].rev <= rev) lo = mid + 1; else hi = mid; }
+    return lo;
+  }
+
+  /** Start a watch. Returns a function that stops it. */
+  watch(spec: WatchSpec, sink: WatchSink): () => void {
+    const w: Watcher = { spec, sink, lastRev: this.rev, closed: false };
+    if (spec.sinceRev !== undefined && spec.sinceRev < this.historyStartRev) {
+      sink.send(Buffer.from(`{"type":"ERROR","object":${spec.expired(spec.sinceRev, this.historyStartRev)}}\n`));
+      sink.close();
+      return () => {};
+    }
+    if (spec.initialState) {
+      for (const o of this.list(spec.resource, { namespace: spec.namespace })) {
+        if (!spec.matches(o.object)) continue;
+        const line = spec.encode ? Buffer.from(spec.encode("ADDED", o.object, o.json)) : lineOf("ADDED", o.json);
+        if (!sink.send(line)) { sink.close(); return () => {}; }
+      }
+      if (spec.initialEventsEnd) sink.send(lineOf("BOOKMARK", spec.bookmark(this.rev, true)));
+    } else if (spec.sinceRev !== undefined) {
+      for (let i = this.firstAfter(spec.sinceRev); i < this.history.length; i++) {
+        const e = this.history[i];
+        if (e.key.resource === spec.resource) this.deliver(w, e);
+        if (w.closed) return () => {};
+      }
+      if (spec.initialEventsEnd) sink.send(lineOf("BOOKMARK", spec.bookmark(this.rev, true)));
+    }
+    w.lastRev = this.rev;
+    let set = this.watchers.get(spec.resource);
+    if (!set) { set = new Set(); this.watchers.set(spec.resource, set); }
+    set.add(w);
+    return () => this.closeWatcher(w);
+  }
+
+  private closeWatcher(w: Watcher): void {
+    if (w.closed) return;
+    w.closed = true;
+    this.watchers.get(w.spec.resource)?.delete(w);
+    w.sink.close();
+  }
+
+  private deliver(w: Watcher, e: CachedEvent): void {
+    const { spec } = w;
+    if (spec.namespace !== undefined && e.key.namespace !== spec.namespace) return;
+    if (spec.sinceRev !== undefined && e.rev <= spec.sinceRev) return;
+    w.lastRev = e.rev;
+    const lines = (e.lines ??= {});
+    let line: Buffer | undefined;
+    if (e.type === "DELETED") {
+      if (spec.matches(e.object)) line = spec.encode ? Buffer.from(spec.encode("DELETED", e.object, e.json)) : lines.DELETED ??= lineOf("DELETED", e.json);
+    } else {
+      const now = spec.matches(e.object);
+      const before = e.type === "MODIFIED" && e.prev !== undefined && spec.matches(e.prev.object);
+      if (now) {
+        const t: EventType = before ? "MODIFIED" : "ADDED";
+        line = spec.encode ? Buffer.from(spec.encode(t, e.object, e.json)) : lines[t] ??= lineOf(t, e.json);
+      } else if (before && e.prev) {
+        // Stopped matching: DELETED with the last matching state at this event's revision.
+        const prev = e.prev.object;
+        const gone = { ...prev, metadata: { ...prev.metadata, resourceVersion: String(e.rev) } };
+        line = spec.encode ? Buffer.from(spec.encode("DELETED", gone, JSON.stringify(gone))) : lines.DELETED_PREV ??= lineOf("DELETED", JSON.stringify(gone));
+      }
+    }
+    if (line && !w.sink.send(line)) this.closeWatcher(w);
+  }
+
+  private sendBookmarks(): void {
+    for (const set of this.watchers.values()) {
+      for (const w of set) {
+        if (w.spec.bookmarks && !w.sink.send(lineOf("BOOKMARK", w.spec.bookmark(this.rev, false)))) this.closeWatcher(w);
+      }
+    }
+  }
+
+  /** Counts for health and metrics. */
+  stats(): { rev: number; historyStartRev: number; history: number; watchers: number; objects: number } {
+    let watchers = 0, objects = 0;
+    for (const s of this.watchers.values()) watchers += s.size;
+    for (const s of this.resources.values()) objects += s.objects.size;
+    return { rev: this.rev, historyStartRev: this.historyStartRev, history: this.history.length, watchers, objects };
+  }
+}
+
+function lowerBound(a: string[], x: string): number {
+  let lo = 0, hi = a.length;
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (a[mid] < x) lo = mid + 1; else hi = mid; }
+  return lo;
+}
+
+function upperBound(a: string[], x: string): number {
+  let lo = 0, hi = a.length;
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (a[mid] <= x) lo = mid + 1; else hi = mid; }
+  return lo;
+}
