@@ -270,7 +270,7 @@ export async function startServer(opts: StartOptions = {}): Promise<Server> {
   const kubeconfig = path.join(dataDir, "admin.kubeconfig");
   const kubeHome = await fs.mkdtemp(path.join(os.tmpdir(), "cluster-core-kubectl-"));
   ownedDirs.add(kubeHome);
-  const agent = new https.Agent({ keepAlive: true, maxSockets: 16, ca });
+  const agent = new https.Agent({ keepAlive: true, maxSockets: 64, ca });
 
   const request: Server["request"] = (method, urlPath, ropts = {}) => {
     const headers: Record<string, string> = { Accept: "application/json" };
