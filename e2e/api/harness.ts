@@ -229,7 +229,7 @@ export async function startServer(opts: StartOptions = {}): Promise<Server> {
 
   const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
     cwd: REPO_ROOT,
-    env,
+    env: env as NodeJS.ProcessEnv,
     detached: false,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -303,7 +303,7 @@ export async function startServer(opts: StartOptions = {}): Promise<Server> {
           PATH: process.env.PATH ?? "/usr/bin:/bin",
           HOME: kubeHome,
           KUBECONFIG: kubeconfig,
-        },
+        } as unknown as NodeJS.ProcessEnv,
         stdio: ["pipe", "pipe", "pipe"],
       });
       let stdout = "";

@@ -10,6 +10,7 @@ import { FIXTURES_DIR, rv, startServer, stopAll, subsetMismatch, type Server } f
 import { KINDS, loadFixture, type KindCase } from "./kinds";
 
 const NS = "e2e-kubectl-crud";
+const NS_VALIDATE = "e2e-kubectl-validate";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const RFC3339_SECONDS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
@@ -73,8 +74,9 @@ describe("kubectl against the server", { timeout: 120_000 }, () => {
           })()
         : path.join(FIXTURES_DIR, k.fixtureFile);
 
-    // create -f (YAML manifest)
-    const created = await server.kubectl(["create", "-f", file, ...nsArgs(k)]);
+    // create -f (YAML manifest). Client-side validation is covered by its own test below, so that a
+    // missing OpenAPI document does not hide everything else this test checks.
+    const created = await server.kubectl(["create", "-f", file, ...nsArgs(k), "--validate=false"]);
     expect(created.stdout.trim()).toBe(`${ref} created`);
 
     // get <plural> <name>: a table with a NAME column and the object's row
@@ -124,7 +126,7 @@ describe("kubectl against the server", { timeout: 120_000 }, () => {
     edited.metadata.labels["app.kubernetes.io/part-of"] = "shop-v2";
     const editedFile = path.join(tmp, `replace-${k.fixtureFile}`);
     writeFileSync(editedFile, YAML.stringify(edited));
-    const replaced = await server.kubectl(["replace", "-f", editedFile, ...nsArgs(k)]);
+    const replaced = await server.kubectl(["replace", "-f", editedFile, ...nsArgs(k), "--validate=false"]);
     expect(replaced.stdout.trim()).toBe(`${ref} replaced`);
     const afterReplace = await getJson(k, name);
     expect(afterReplace.metadata.labels["app.kubernetes.io/part-of"]).toBe("shop-v2");
@@ -137,7 +139,7 @@ describe("kubectl against the server", { timeout: 120_000 }, () => {
     // replacing with the stale version (the original object) is a conflict
     const staleFile = path.join(tmp, `stale-${k.fixtureFile}`);
     writeFileSync(staleFile, YAML.stringify(obj));
-    const stale = await server.kubectl(["replace", "-f", staleFile, ...nsArgs(k)], { allowFail: true });
+    const stale = await server.kubectl(["replace", "-f", staleFile, ...nsArgs(k), "--validate=false"], { allowFail: true });
     expect(stale.code).not.toBe(0);
     expect(stale.stderr).toContain("Error from server (Conflict)");
 
@@ -172,5 +174,24 @@ describe("kubectl against the server", { timeout: 120_000 }, () => {
     expect(gone.code).toBe(1);
     expect(gone.stderr.trim()).toBe(`Error from server (NotFound): ${k.plural} "${name}" not found`);
     expect(await listNames(k, scope)).toEqual([]);
+  });
+
+  // kubectl create/replace/apply validate manifests by default (--validate=strict): kubectl fetches the
+  // server's /openapi/v3 and sends fieldValidation=Strict, or aborts with "failed to download openapi".
+  test.each(KINDS.map((k) => [k.kind, k] as const))("%s: kubectl create -f with default validation", async (_, k) => {
+    const fixture = loadFixture(k, NS_VALIDATE);
+    fixture.metadata.name = `${fixture.metadata.name}-validated`;
+    const ns = k.namespaced ? ["-n", NS_VALIDATE] : [];
+    const created = await server.kubectl(["create", "-f", "-", ...ns], { input: YAML.stringify(fixture) });
+    expect(created.stdout.trim()).toBe(`${k.kind.toLowerCase()}/${fixture.metadata.name} created`);
+
+    // A manifest with a field the kind does not have is refused, not silently stored.
+    const bogus = { ...loadFixture(k, NS_VALIDATE), bogusField: "x" };
+    bogus.metadata.name = `${bogus.metadata.name}-bogus`;
+    const refused = await server.kubectl(["create", "-f", "-", ...ns], { input: YAML.stringify(bogus), allowFail: true });
+    expect(refused.code, refused.stdout).not.toBe(0);
+    expect(refused.stderr).toMatch(/unknown field "bogusField"/);
+
+    await server.kubectl(["delete", k.plural, fixture.metadata.name, ...ns, "--timeout=60s"], { timeoutMs: 90_000 });
   });
 });

@@ -228,8 +228,7 @@ describe("request errors", { timeout: 60_000 }, () => {
   });
 
   test("a body over 3 MiB is 413 RequestEntityTooLarge", async () => {
-    const big = configMap("too-big");
-    big.data = { blob: "x".repeat(3 * 1024 * 1024 + 1024) };
+    const big = { ...configMap("too-big"), data: { blob: "x".repeat(3 * 1024 * 1024 + 1024) } };
     const res = await server.request("POST", CM, { body: big });
     expectStatus(res, 413, "RequestEntityTooLarge", "Request entity too large: limit is 3145728");
     expectStatus(await server.request("GET", `${CM}/too-big`), 404, "NotFound");

@@ -184,7 +184,7 @@ async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, 
     case "PATCH": {
       if (name === undefined) throw errors.methodNotAllowed();
       const type = bodyType(req.header("content-type"));
-      if (type !== "json-patch" && type !== "merge-patch" && type !== "strategic-merge-patch") throw unsupportedBody(true);
+      if (type !== "json-patch" && type !== "merge-patch") throw unsupportedBody(true);
       const raw = await req.body(MAX_BODY_BYTES);
       answer = await reg.patch(kind, ns, name, (current) => applyPatch(kind, type, raw, current), { ...parseWriteOptions(q), subresource });
       break;

@@ -2,12 +2,11 @@
 import type { AnyKind, KubeObject } from "../kinds/types";
 import { applyJsonPatch } from "../patch/json-patch";
 import { applyMergePatch } from "../patch/merge-patch";
-import { strategicMergePatch } from "../patch/strategic-merge";
 import { errors } from "./errors";
 
-export type PatchType = "json-patch" | "merge-patch" | "strategic-merge-patch";
+export type PatchType = "json-patch" | "merge-patch";
 
-export function applyPatch(kind: AnyKind, type: PatchType, raw: Buffer, current: KubeObject): unknown {
+export function applyPatch(_kind: AnyKind, type: PatchType, raw: Buffer, current: KubeObject): unknown {
   let patch: unknown;
   try {
     patch = JSON.parse(raw.toString("utf8"));
@@ -15,6 +14,5 @@ export function applyPatch(kind: AnyKind, type: PatchType, raw: Buffer, current:
     throw errors.badRequest(`error decoding patch: ${(err as Error).message}`);
   }
   if (type === "json-patch") return applyJsonPatch(current, patch);
-  if (type === "merge-patch") return applyMergePatch(current, patch);
-  return strategicMergePatch(current, patch, kind.schema);
+  return applyMergePatch(current, patch);
 }

@@ -78,7 +78,8 @@ function splitSource(source: string): { code: string; strings: string } {
   return { code: code.join(""), strings: strings.join("") };
 }
 
-const word = (name: string) => new RegExp(`\\b${name}\\b`);
+// A name bounded by anything but letters, digits, "-" and "_" (so "initial-events-end" is not the plural "events").
+const word = (name: string) => new RegExp(`(?<![-\\w])${name}(?![-\\w])`);
 const kindNames = kinds.map((k) => ({ name: k.kind, pattern: word(k.kind) }));
 const plurals = kinds.map((k) => ({ name: k.plural, pattern: word(k.plural) }));
 

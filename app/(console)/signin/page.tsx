@@ -1,0 +1,25 @@
+import type { Metadata } from "next";
+import { getServerSession } from "next-auth";
+import { redirect } from "next/navigation";
+import { safeCallbackUrl } from "@/components/auth/safe-callback";
+import { SignInForm } from "@/components/auth/sign-in-form";
+import { authOptions } from "@/lib/auth/next-auth-options";
+
+export const metadata: Metadata = { title: "Sign in" };
+export const dynamic = "force-dynamic";
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  const callbackUrl = safeCallbackUrl(params.callbackUrl);
+  const expired = params.expired === "1";
+  if (!expired && (await getServerSession(authOptions))) redirect(callbackUrl);
+  return (
+    <main className="flex min-h-full items-center justify-center bg-slate-50 px-4 py-16 dark:bg-slate-950">
+      <div className="w-full max-w-md rounded-xl border border-slate-200 bg-white p-8 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+        <h1 className="mb-1 text-xl font-semibold">Sign in to Cluster Core</h1>
+        <p className="mb-6 text-sm text-slate-600 dark:text-slate-400">Paste a bearer token to open the console.</p>
+        <SignInForm callbackUrl={callbackUrl} expired={expired} />
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,51 @@
+"use client";
+import Link from "next/link";
+import { useParams, usePathname } from "next/navigation";
+import { listHref, namespaceHref } from "@/lib/client/console-routes";
+import { jumpKeyFor, kindTitle, navigationGroups } from "@/lib/client/navigation";
+import { useCurrentNamespace } from "./use-current-namespace";
+
+const groups = navigationGroups();
+
+const linkClass = (active: boolean) =>
+  `flex items-center justify-between rounded-md px-2 py-1 text-sm ${
+    active
+      ? "bg-blue-50 font-medium text-blue-800 dark:bg-blue-950 dark:text-blue-200"
+      : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+  } focus-visible:outline-2 focus-visible:outline-blue-600`;
+
+export function Sidebar() {
+  const { namespace } = useCurrentNamespace();
+  const params = useParams<{ plural?: string }>();
+  const pathname = usePathname();
+  const overviewActive = pathname === "/" || /^\/namespaces\/[^/]+$/.test(pathname);
+  return (
+    <nav aria-label="Kinds" className="flex h-full flex-col gap-4 overflow-y-auto px-3 py-4">
+      <div>
+        <Link href={namespaceHref(namespace)} className={linkClass(overviewActive)} aria-current={overviewActive ? "page" : undefined}>
+          <span>{namespace ? "Namespace live view" : "Overview"}</span>
+          <kbd className="text-[10px] text-slate-500 dark:text-slate-400">g n</kbd>
+        </Link>
+      </div>
+      {groups.map((group) => (
+        <div key={group.title}>
+          <h2 className="mb-1 px-2 text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">{group.title}</h2>
+          <ul className="space-y-0.5">
+            {group.kinds.map((kind) => {
+              const active = params.plural === kind.plural;
+              const key = jumpKeyFor(kind.plural);
+              return (
+                <li key={kind.plural}>
+                  <Link href={listHref(kind, namespace)} className={linkClass(active)} aria-current={active ? "page" : undefined} data-testid={`nav-${kind.plural}`}>
+                    <span>{kindTitle(kind)}</span>
+                    {key && <kbd className="text-[10px] text-slate-500 dark:text-slate-400" aria-label={`shortcut g ${key}`}>g {key}</kbd>}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      ))}
+    </nav>
+  );
+}
