@@ -59,8 +59,30 @@ export function bodyType(contentType: string | undefined): BodyType | undefined 
   return BODY_TYPES[contentType.split(";")[0].trim().toLowerCase()];
 }
 
-/** Decode a create/update body (JSON or YAML). `typeName` names the expected kind in errors. */
+/** Deepest nesting a request body may have (recursive code downstream must not run out of stack). */
+export const MAX_DEPTH = 200;
+
+function depthOf(value: unknown): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    if (d > max) max = d;
+    if (max > MAX_DEPTH) return max;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
+  }
+  return max;
+}
+
+/** Decode a body (JSON or YAML) and refuse absurd nesting. `typeName` names the expected kind in errors. */
 export function decodeBody(raw: Buffer, type: BodyType, typeName: string): unknown {
+  const value = decodeText(raw, type, typeName);
+  if (depthOf(value) > MAX_DEPTH) throw errors.badRequest(`the object provided is unrecognized (must be of type ${typeName}): nesting is deeper than ${MAX_DEPTH} levels`);
+  return value;
+}
+
+function decodeText(raw: Buffer, type: BodyType, typeName: string): unknown {
   const text = raw.toString("utf8");
   if (type === "yaml" || type === "apply-patch") {
     let docs;

@@ -2,17 +2,12 @@
 import type { AnyKind, KubeObject } from "../kinds/types";
 import { applyJsonPatch } from "../patch/json-patch";
 import { applyMergePatch } from "../patch/merge-patch";
-import { errors } from "./errors";
+import { decodeBody } from "./media";
 
 export type PatchType = "json-patch" | "merge-patch";
 
 export function applyPatch(_kind: AnyKind, type: PatchType, raw: Buffer, current: KubeObject): unknown {
-  let patch: unknown;
-  try {
-    patch = JSON.parse(raw.toString("utf8"));
-  } catch (err) {
-    throw errors.badRequest(`error decoding patch: ${(err as Error).message}`);
-  }
+  const patch = decodeBody(raw, "json", "Patch");
   if (type === "json-patch") return applyJsonPatch(current, patch);
   return applyMergePatch(current, patch);
 }

@@ -1,0 +1,125 @@
+// One suite for every kind, fed by each kind's template: the generic registry over a real SQLite store.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StatusError } from "../api/errors";
+import { kinds } from "../kinds";
+import type { KubeObject } from "../kinds/types";
+import { openStore, type Store } from "../storage";
+import { parseDeleteOptions, parseListOptions } from "./options";
+import { Registry, type Answer } from "./registry";
+
+let store: Store;
+let registry: Registry;
+beforeAll(async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "cc-registry-"));
+  store = await openStore({ databaseUrl: `file:${dir}/r.db`, compactionWindowSeconds: 300 });
+  registry = new Registry(store, kinds);
+});
+afterAll(async () => { registry.close(); await store.close(); });
+
+const write = { dryRun: false, fieldValidation: "Warn" as const };
+const obj = (a: Answer) => ("object" in a ? a.object : undefined) as KubeObject;
+const list = (q = "") => parseListOptions(new URLSearchParams(q));
+async function status(p: Promise<unknown>): Promise<number> {
+  try { await p; return 0; } catch (e) { if (e instanceof StatusError) return e.code; throw e; }
+}
+
+describe.each(kinds.map((k) => [k.kind, k] as const))("%s", (_, kind) => {
+  const ns = kind.namespaced ? "conformance" : "";
+  const template = () => structuredClone(kind.template) as KubeObject;
+
+  it("creates, reads, lists, updates, patches and deletes", async () => {
+    const created = await registry.create(kind, kind.namespaced ? ns : undefined, { ...template(), metadata: { ...template().metadata, labels: { suite: "conformance" } } }, write);
+    expect(created.code).toBe(201);
+    const c = obj(created);
+    expect(c.kind).toBe(kind.kind);
+    expect(c.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(c.metadata.generation).toBe(1);
+    const name = c.metadata.name!;
+    expect(obj(await registry.get(kind, ns, name)).metadata.resourceVersion).toBe(c.metadata.resourceVersion);
+    expect(await status(registry.create(kind, kind.namespaced ? ns : undefined, template(), write))).toBe(409);
+
+    const listed = await registry.list(kind, kind.namespaced ? ns : undefined, list("labelSelector=suite%3Dconformance"));
+    expect(listed.items.map((i) => i.key.name)).toEqual([name]);
+    expect((await registry.list(kind, undefined, list("labelSelector=suite%3Dother"))).items).toEqual([]);
+
+    const stale = { ...c, metadata: { ...c.metadata, resourceVersion: "1" } };
+    if (c.metadata.resourceVersion !== "1") expect(await status(registry.update(kind, ns, name, stale, write))).toBe(409);
+    const updated = obj(await registry.update(kind, ns, name, { ...c, metadata: { ...c.metadata, labels: { suite: "conformance", step: "put" } } }, write));
+    expect(Number(updated.metadata.resourceVersion)).toBeGreaterThan(Number(c.metadata.resourceVersion));
+    expect(updated.metadata.uid).toBe(c.metadata.uid);
+
+    const patched = obj(await registry.patch(kind, ns, name, (cur) => ({ ...cur, metadata: { ...cur.metadata, annotations: { a: "b" } } }), write));
+    expect(patched.metadata.annotations).toEqual({ a: "b" });
+    expect(patched.metadata.labels?.step).toBe("put");
+
+    const deleted = await registry.delete(kind, ns, name, parseDeleteOptions(new URLSearchParams("gracePeriodSeconds=0"), undefined));
+    expect(deleted.code).toBe(200);
+    expect(await status(registry.get(kind, ns, name))).toBe(404);
+    expect(await status(registry.delete(kind, ns, name, parseDeleteOptions(new URLSearchParams(), undefined)))).toBe(404);
+  });
+
+  it("keeps status on main-resource writes when the kind has a status subresource", async () => {
+    if (!kind.hasStatus) return;
+    const c = obj(await registry.create(kind, kind.namespaced ? ns : undefined, { ...template(), metadata: { name: "status-check" } }, write));
+    const withStatus = obj(await registry.update(kind, ns, "status-check", { ...c, status: { phase: "Zzz" } }, { ...write, subresource: "status" }));
+    expect((withStatus.status as { phase?: string }).phase).toBe("Zzz");
+    const main = obj(await registry.update(kind, ns, "status-check", { ...withStatus, status: { phase: "Other" }, metadata: { ...withStatus.metadata, labels: { x: "y" } } }, write));
+    expect((main.status as { phase?: string }).phase).toBe("Zzz");
+    expect(main.metadata.labels).toEqual({ x: "y" });
+    await registry.delete(kind, ns, "status-check", parseDeleteOptions(new URLSearchParams("gracePeriodSeconds=0"), undefined));
+  });
+});
+
+describe("generic rules", () => {
+  const cm = kinds.find((k) => k.plural === "configmaps")!;
+  it("generateName adds a random five-character suffix", async () => {
+    const a = obj(await registry.create(cm, "gen", { metadata: { generateName: "web-" } }, write));
+    expect(a.metadata.name).toMatch(/^web-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+  });
+  it("bumps generation only when something outside metadata and status changes", async () => {
+    const a = obj(await registry.create(cm, "gen", { metadata: { name: "g" }, data: { a: "1" } }, write));
+    const b = obj(await registry.update(cm, "gen", "g", { ...a, metadata: { ...a.metadata, labels: { l: "v" } } }, write));
+    expect(b.metadata.generation).toBe(1);
+    const c = obj(await registry.update(cm, "gen", "g", { ...b, data: { a: "2" } }, write));
+    expect(c.metadata.generation).toBe(2);
+  });
+  it("an identical update writes nothing", async () => {
+    const a = obj(await registry.create(cm, "gen", { metadata: { name: "same" }, data: { a: "1" } }, write));
+    const b = obj(await registry.update(cm, "gen", "same", a, write));
+    expect(b.metadata.resourceVersion).toBe(a.metadata.resourceVersion);
+  });
+  it("dry run stores nothing", async () => {
+    const a = await registry.create(cm, "gen", { metadata: { name: "dry" } }, { ...write, dryRun: true });
+    expect(a.code).toBe(201);
+    expect(await status(registry.get(cm, "gen", "dry"))).toBe(404);
+  });
+  it("finalizers hold a deleted object until they are removed", async () => {
+    const a = obj(await registry.create(cm, "gen", { metadata: { name: "fin", finalizers: ["example.com/hold"] } }, write));
+    const d = obj(await registry.delete(cm, "gen", "fin", parseDeleteOptions(new URLSearchParams(), undefined)));
+    expect(d.metadata.deletionTimestamp).toBeTruthy();
+    expect(await status(registry.update(cm, "gen", "fin", { ...d, metadata: { ...d.metadata, finalizers: ["example.com/hold", "example.com/new"] } }, write))).toBe(422);
+    await registry.update(cm, "gen", "fin", { ...d, metadata: { ...d.metadata, finalizers: [] } }, write);
+    expect(await status(registry.get(cm, "gen", "fin"))).toBe(404);
+    expect(a.metadata.uid).toBe(d.metadata.uid);
+  });
+  it("paginates one consistent snapshot", async () => {
+    for (let i = 0; i < 25; i++) await registry.create(cm, "page", { metadata: { name: `p${String(i).padStart(2, "0")}` } }, write);
+    const first = await registry.list(cm, "page", list("limit=10"));
+    expect(first.items.length).toBe(10);
+    expect(first.remainingItemCount).toBe(15);
+    await registry.create(cm, "page", { metadata: { name: "p99" } }, write);
+    await registry.delete(cm, "page", "p20", parseDeleteOptions(new URLSearchParams(), undefined));
+    const names = first.items.map((i) => i.key.name);
+    let token = first.continue;
+    while (token) {
+      const next = await registry.list(cm, "page", list(`limit=10&continue=${token}`));
+      expect(next.resourceVersion).toBe(first.resourceVersion);
+      names.push(...next.items.map((i) => i.key.name));
+      token = next.continue;
+    }
+    expect(names).toEqual(Array.from({ length: 25 }, (_, i) => `p${String(i).padStart(2, "0")}`));
+  });
+});
