@@ -68,7 +68,7 @@ export const KINDS: KindCase[] = [
     fixtureFile: "persistentvolumeclaim.yaml",
     // A claim's spec is immutable once created; patch its metadata instead.
     jsonPatch: { op: "add", path: "/metadata/annotations", value: { "shop.example.com/backup": "nightly" } },
-    patchedValue: (o) => o.metadata?.annotations?.["shop.example.com/backup"],
+    patchedValue: (o) => o.metadata?.annotations,
   },
   {
     kind: "Service", plural: "services", singular: "service", namespaced: true, shortNames: ["svc"],
@@ -107,11 +107,6 @@ export function loadFixture(k: KindCase, namespace?: string): any {
   // A (legacy) Event must name the namespace of its involved object, which is the namespace it lives in.
   if (k.kind === "Event" && namespace) obj.involvedObject.namespace = namespace;
   return obj;
-}
-
-/** The collection path of a kind, e.g. /api/v1/namespaces/ns/configmaps or /api/v1/persistentvolumes. */
-export function collectionPath(k: { plural: string; namespaced: boolean }, namespace: string): string {
-  return k.namespaced ? `/api/v1/namespaces/${namespace}/${k.plural}` : `/api/v1/${k.plural}`;
 }
 
 /** Asserts a v1 Status error body with the Kubernetes reason and code (and exact message when given). */

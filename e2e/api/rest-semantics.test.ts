@@ -3,7 +3,7 @@
 import YAML from "yaml";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rv, startServer, stopAll, type ApiResponse, type Server } from "./harness";
-import { ALL_VERBS, KINDS, collectionPath, expectStatus, loadFixture } from "./kinds";
+import { ALL_VERBS, KINDS, expectStatus, loadFixture } from "./kinds";
 
 const NS = "e2e-rest";
 const CM = `/api/v1/namespaces/${NS}/configmaps`;

@@ -13,6 +13,7 @@ import { applyPatch } from "./patch";
 import { parseRequestPath, type ResourceRequest } from "./request-info";
 import { partialMetadata, table, tableRow, columnDefinitions, type IncludeObject } from "./table";
 import type { OpenApiDocuments } from "./openapi";
+import { namespaceList, namespaceObject, namespaceTable } from "./namespaces";
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -89,6 +90,11 @@ export async function handleApi(rt: ApiRuntime, req: ApiRequest): Promise<ApiRes
     if (info.type === "openapi-v2") return openapi(rt, "v2", "", pretty);
     if (info.type === "openapi-v3") return openapi(rt, "v3", "", pretty);
     if (info.type === "openapi-v3-doc") return openapi(rt, "v3", info.path, pretty);
+    if (info.type === "namespace") {
+      if (req.method !== "GET") throw errors.methodNotAllowed();
+      const fmt = negotiate(req.header("accept"), { list: info.name === undefined, conversions: true });
+      return namespaceResponse(rt, info.name, fmt, pretty);
+    }
     if (info.type !== "resource") throw errors.routeNotFound();
     const list = req.method === "GET" && info.name === undefined;
     const watching = info.watchPath || (list && parseWatchFlag(req.query));
@@ -98,6 +104,13 @@ export async function handleApi(rt: ApiRuntime, req: ApiRequest): Promise<ApiRes
     if (err instanceof StatusError) return statusResponse(err, format === "yaml" ? "yaml" : "json", pretty);
     return statusResponse(errors.internal(err instanceof Error ? err.message : String(err)));
   }
+}
+
+function namespaceResponse(rt: ApiRuntime, name: string | undefined, format: OutputFormat, pretty: boolean): ApiResponse {
+  const headers = { ...BASE_HEADERS, "content-type": contentType(format) };
+  const value = name === undefined ? namespaceList(rt.registry.namespaces()) : namespaceObject(name);
+  if (format === "table") return { status: 200, headers, body: encodeValue(namespaceTable(value), "json", pretty) };
+  return { status: 200, headers, body: encodeValue(value, format === "yaml" ? "yaml" : "json", pretty) };
 }
 
 function parseWatchFlag(q: URLSearchParams): boolean {

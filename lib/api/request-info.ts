@@ -20,7 +20,8 @@ export interface ResourceRequest {
 export type RequestInfo =
   | ResourceRequest
   | { type: "api" | "apis" | "api-v1" | "version" | "openapi-v2" | "openapi-v3" | "openapi-v3-doc"; path: string }
-  | { type: "health"; endpoint: "healthz" | "livez" | "readyz"; check?: string };
+  | { type: "health"; endpoint: "healthz" | "livez" | "readyz"; check?: string }
+  | { type: "namespace"; name?: string };
 
 const decode = (s: string) => {
   try { return decodeURIComponent(s); } catch { throw errors.badRequest(`invalid path segment: ${s}`); }
@@ -47,6 +48,8 @@ export function parseRequestPath(path: string): RequestInfo {
   if (!p.startsWith("/api/v1/")) throw errors.routeNotFound();
 
   let parts = p.slice("/api/v1/".length).split("/").map(decode);
+  // Namespaces exist implicitly (objects need none created first); they are readable, not stored.
+  if (parts[0] === "namespaces" && parts.length <= 2) return { type: "namespace", name: parts[1] || undefined };
   let watchPath = false;
   if (parts[0] === "watch") { watchPath = true; parts = parts.slice(1); }
   let namespace: string | undefined;

@@ -32,12 +32,22 @@ function notify(id: string) {
 }
 const keyString = (key: readonly unknown[]) => JSON.stringify(key);
 
+export type WatchTap = (plural: string, events: readonly WatchEvent[]) => void;
+const taps = new Set<WatchTap>();
+
+/** Sees every batch of events any live list folds (the namespace view's "newest changes" feed). */
+export function tapWatchEvents(tap: WatchTap): () => void {
+  taps.add(tap);
+  return () => taps.delete(tap);
+}
+
 function flush(client: QueryClient, key: readonly unknown[], watch: ActiveWatch) {
   watch.scheduled = false;
   const events = watch.buffer;
   if (events.length === 0) return;
   watch.buffer = [];
   client.setQueryData<ListState>(key, (state) => (state ? applyWatchEvents(state, events) : state));
+  for (const tap of taps) tap(String(key[2]), events);
 }
 
 function scheduleFlush(client: QueryClient, key: readonly unknown[], watch: ActiveWatch) {

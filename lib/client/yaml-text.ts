@@ -108,7 +108,7 @@ export function fieldPathToRange(text: string, fieldPath: string): TextRange | u
   let exact = true;
   for (const segment of parseFieldPath(fieldPath)) {
     if (isMap(node)) {
-      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(segment));
+      const pair: { key: unknown; value: unknown } | undefined = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(segment));
       if (!pair) {
         exact = false;
         break;

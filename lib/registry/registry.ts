@@ -169,6 +169,13 @@ export class Registry {
     return answer;
   }
 
+  /** Namespaces that hold at least one object, plus "default". */
+  namespaces(): string[] {
+    const names = new Set(["default"]);
+    for (const o of this.store.cache.allObjects()) if (o.key.namespace) names.add(o.key.namespace);
+    return [...names].sort();
+  }
+
   // --- watch ------------------------------------------------------------------------------------------
 
   /** Validate a watch request and return the spec the cache streams from. */

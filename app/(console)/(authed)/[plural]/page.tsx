@@ -1,0 +1,19 @@
+import type { Metadata } from "next";
+import { ResourceListView } from "@/components/resource-table/resource-list-view";
+import { kindTitle } from "@/lib/client/navigation";
+import { kindOr404, type SearchParams } from "../page-params";
+import { requireSession } from "../require-session";
+
+type Params = Promise<{ plural: string }>;
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { plural } = await params;
+  return { title: kindTitle(kindOr404(plural)) };
+}
+
+export default async function KindListPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
+  const { plural } = await params;
+  kindOr404(plural);
+  await requireSession(`/${plural}`, await searchParams);
+  return <ResourceListView key={plural} plural={plural} />;
+}

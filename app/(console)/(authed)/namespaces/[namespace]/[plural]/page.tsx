@@ -1,0 +1,19 @@
+import type { Metadata } from "next";
+import { ResourceListView } from "@/components/resource-table/resource-list-view";
+import { kindTitle } from "@/lib/client/navigation";
+import { decode, kindOr404, type SearchParams } from "../../../page-params";
+import { requireSession } from "../../../require-session";
+
+type Params = Promise<{ namespace: string; plural: string }>;
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { plural, namespace } = await params;
+  return { title: `${kindTitle(kindOr404(plural))} · ${decode(namespace)}` };
+}
+
+export default async function NamespacedListPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
+  const { namespace, plural } = await params;
+  kindOr404(plural, "namespaced");
+  await requireSession(`/namespaces/${namespace}/${plural}`, await searchParams);
+  return <ResourceListView key={`${namespace}/${plural}`} plural={plural} namespace={decode(namespace)} />;
+}

@@ -1,0 +1,16 @@
+import type { Metadata } from "next";
+import { NamespaceLiveView } from "@/components/namespace-view/namespace-live-view";
+import { decode, type SearchParams } from "../../page-params";
+import { requireSession } from "../../require-session";
+
+type Params = Promise<{ namespace: string }>;
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  return { title: `Namespace ${decode((await params).namespace)}` };
+}
+
+export default async function NamespacePage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
+  const { namespace } = await params;
+  await requireSession(`/namespaces/${namespace}`, await searchParams);
+  return <NamespaceLiveView key={namespace} namespace={decode(namespace)} />;
+}

@@ -1,0 +1,143 @@
+"use client";
+// Everything in one namespace (or, on the overview, in the whole cluster) as it happens: a live count per
+// kind, the newest changes across kinds, and the namespace's Events. One live list per kind; the watch
+// scheduler shares connections fairly when the browser is limited to HTTP/1.1.
+import Link from "next/link";
+import { useEffect, useMemo, useState } from "react";
+import { listHref, objectHref } from "@/lib/client/console-routes";
+import { kindTitle, navigationGroups } from "@/lib/client/navigation";
+import { tapWatchEvents, useResourceList, type ResourceListResult } from "@/lib/client/use-resource-list";
+import type { WatchEvent } from "@/lib/client/apply-watch-event";
+import { kindByPlural, kinds, type AnyKind, type KubeObject } from "@/lib/kinds";
+import { humanDuration } from "@/lib/kinds/columns";
+import { EventRows, eventTime } from "../resource-details/events-panel";
+import { LiveIndicator } from "../resource-table/live-indicator";
+import { Button } from "../ui/button";
+import { useNow } from "../ui/use-now";
+
+interface Change {
+  id: number;
+  at: number;
+  type: string;
+  kind: AnyKind;
+  namespace?: string;
+  name: string;
+}
+
+const MAX_CHANGES = 50;
+let changeIds = 0;
+
+function useLists(viewKinds: AnyKind[], namespace: string | undefined): Map<string, ResourceListResult> {
+  const out = new Map<string, ResourceListResult>();
+  // The kind list is fixed for the page's lifetime, so the hook order is stable.
+  for (const kind of viewKinds) {
+    // eslint-disable-next-line react-hooks/rules-of-hooks
+    out.set(kind.plural, useResourceList(kind, { namespace }));
+  }
+  return out;
+}
+
+export function NamespaceLiveView({ namespace }: { namespace?: string }) {
+  const viewKinds = useMemo(() => (namespace ? kinds.filter((k) => k.namespaced) : kinds), [namespace]);
+  const lists = useLists(viewKinds, namespace);
+  const now = useNow(1_000);
+  const [changes, setChanges] = useState<Change[]>([]);
+  const [paused, setPaused] = useState(false);
+
+  useEffect(
+    () =>
+      tapWatchEvents((plural, events: readonly WatchEvent[]) => {
+        const kind = kindByPlural(plural);
+        if (!kind || !viewKinds.includes(kind) || paused) return;
+        const fresh: Change[] = [];
+        for (const e of events) {
+          if (e.type === "BOOKMARK" || e.type === "ERROR") continue;
+          const obj = e.object as KubeObject;
+          if (namespace && obj.metadata?.namespace !== namespace) continue;
+          fresh.push({ id: ++changeIds, at: Date.now(), type: e.type, kind, namespace: obj.metadata?.namespace, name: obj.metadata?.name ?? "" });
+        }
+        if (fresh.length) setChanges((prev) => [...fresh.reverse(), ...prev].slice(0, MAX_CHANGES));
+      }),
+    [viewKinds, namespace, paused],
+  );
+
+  const eventList = lists.get("events");
+  const events = useMemo(() => [...(eventList?.data?.items.values() ?? [])].sort((a, b) => eventTime(b) - eventTime(a)).slice(0, 50), [eventList?.data]);
+  const statuses = [...lists.values()].map((l) => l.status);
+  const overall = statuses.includes("error") ? "error" : statuses.some((s) => s === "reconnecting" || s === "relisting") ? "reconnecting" : statuses.every((s) => s === "live") ? "live" : "connecting";
+  const groups = navigationGroups().map((g) => ({ ...g, kinds: g.kinds.filter((k) => viewKinds.includes(k)) })).filter((g) => g.kinds.length);
+
+  return (
+    <div className="min-h-0 flex-1 overflow-y-auto px-6 py-4">
+      <div className="mb-4 flex flex-wrap items-center gap-3">
+        <h1 className="text-lg font-semibold">{namespace ? `Namespace ${namespace}` : "Cluster overview"}</h1>
+        <span className="text-sm text-slate-600 dark:text-slate-400">{namespace ? "everything in this namespace, live" : "all namespaces, live"}</span>
+        <LiveIndicator status={overall} paused={paused} />
+        <Button className="ml-auto" aria-pressed={paused} onClick={() => setPaused(!paused)}>
+          {paused ? "Resume feed" : "Pause feed"}
+        </Button>
+      </div>
+
+      <section aria-label="Counts per kind" className="mb-6 grid grid-cols-[repeat(auto-fill,minmax(11rem,1fr))] gap-3" data-testid="kind-counts">
+        {groups.flatMap((g) =>
+          g.kinds.map((kind) => {
+            const list = lists.get(kind.plural)!;
+            const count = list.data?.items.size;
+            return (
+              <Link
+                key={kind.plural}
+                href={listHref(kind, namespace)}
+                className="rounded-lg border border-slate-200 px-3 py-2 hover:border-blue-400 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-800 dark:hover:border-blue-700"
+                data-testid={`count-${kind.plural}`}
+              >
+                <span className="block text-xs uppercase tracking-wide text-slate-600 dark:text-slate-400">{kindTitle(kind)}</span>
+                <span className="tabular block h-8 text-2xl font-semibold">{list.error ? "!" : count === undefined ? "…" : count}</span>
+              </Link>
+            );
+          }),
+        )}
+      </section>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <section aria-label="Newest changes" data-testid="recent-changes">
+          <h2 className="mb-2 text-sm font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">Newest changes</h2>
+          {changes.length === 0 ? (
+            <p className="text-sm text-slate-600 dark:text-slate-400">No changes since this page opened. Creates, updates and deletes appear here as they happen.</p>
+          ) : (
+            <ol className="space-y-0.5 text-sm">
+              {changes.map((c) => (
+                <li key={c.id} className="flex gap-2">
+                  <span className="tabular w-12 shrink-0 text-slate-500">{humanDuration(now - c.at)}</span>
+                  <span className={`w-20 shrink-0 font-mono text-xs leading-5 ${c.type === "DELETED" ? "text-red-700 dark:text-red-300" : c.type === "ADDED" ? "text-green-700 dark:text-green-300" : "text-slate-700 dark:text-slate-300"}`}>
+                    {c.type}
+                  </span>
+                  <span className="truncate">
+                    {c.kind.kind}{" "}
+                    {c.type === "DELETED" ? (
+                      `${c.namespace && !namespace ? `${c.namespace}/` : ""}${c.name}`
+                    ) : (
+                      <Link className="text-blue-800 hover:underline dark:text-blue-300" href={objectHref(c.kind, c.namespace, c.name)}>
+                        {c.namespace && !namespace ? `${c.namespace}/` : ""}
+                        {c.name}
+                      </Link>
+                    )}
+                  </span>
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+        <section aria-label="Events" data-testid="namespace-events">
+          <h2 className="mb-2 text-sm font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">Events</h2>
+          {!eventList?.data ? (
+            <p className="text-sm text-slate-500">Loading events…</p>
+          ) : events.length === 0 ? (
+            <p className="text-sm text-slate-600 dark:text-slate-400">No events yet.</p>
+          ) : (
+            <EventRows events={events} now={now} showObject />
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+"use client";
+// Confirms a delete by naming every object that will go, with the grace period and what happens to
+// dependents (propagation). Objects that finalizers hold stay listed as Terminating until released.
+import { useState } from "react";
+import type { AnyKind, KubeObject } from "@/lib/kinds";
+import { Button } from "../ui/button";
+import { Dialog } from "../ui/dialog";
+import { deleteObjects, type DeleteOutcome, type PropagationPolicy } from "./delete-objects";
+
+const displayName = (obj: KubeObject) => (obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name ?? "");
+
+export function DeleteDialog({
+  kind,
+  objects,
+  open,
+  onClose,
+  onDeleted,
+}: {
+  kind: AnyKind;
+  objects: KubeObject[];
+  open: boolean;
+  onClose: () => void;
+  onDeleted?: (outcomes: DeleteOutcome[]) => void;
+}) {
+  const [grace, setGrace] = useState("");
+  const [propagation, setPropagation] = useState<PropagationPolicy | "">("");
+  const [busy, setBusy] = useState(false);
+  const [failures, setFailures] = useState<DeleteOutcome[]>([]);
+  const graceValid = grace === "" || /^\d+$/.test(grace);
+  const withFinalizers = objects.filter((o) => (o.metadata.finalizers ?? []).length > 0);
+  const noun = objects.length === 1 ? kind.kind : `${objects.length} ${kind.plural}`;
+
+  async function confirm() {
+    setBusy(true);
+    const outcomes = await deleteObjects(kind, objects, {
+      gracePeriodSeconds: grace === "" ? undefined : Number(grace),
+      propagationPolicy: propagation || undefined,
+    });
+    setBusy(false);
+    const failed = outcomes.filter((o) => o.error);
+    setFailures(failed);
+    onDeleted?.(outcomes);
+    if (failed.length === 0) onClose();
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onClose={() => {
+        setFailures([]);
+        onClose();
+      }}
+      title={`Delete ${noun}?`}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="danger" onClick={confirm} disabled={busy || !graceValid || objects.length === 0} data-testid="confirm-delete">
+            {busy ? "Deleting…" : `Delete ${noun}`}
+          </Button>
+        </>
+      }
+    >
+      <p className="mb-2 text-sm">These will be deleted:</p>
+      <ul className="mb-4 max-h-48 overflow-y-auto rounded-md border border-slate-200 px-3 py-2 font-mono text-sm dark:border-slate-700" data-testid="delete-list">
+        {objects.map((o) => (
+          <li key={displayName(o)}>
+            {kind.kind} {displayName(o)}
+          </li>
+        ))}
+      </ul>
+      {withFinalizers.length > 0 && (
+        <p className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+          {withFinalizers.length === 1 ? "One object has" : `${withFinalizers.length} objects have`} finalizers; they will show as Terminating until their finalizers are
+          removed.
+        </p>
+      )}
+      <div className="grid grid-cols-2 gap-4 text-sm">
+        <div>
+          <label htmlFor="grace" className="block font-medium">
+            Grace period (seconds)
+          </label>
+          <input
+            id="grace"
+            inputMode="numeric"
+            value={grace}
+            onChange={(e) => setGrace(e.target.value.trim())}
+            placeholder="kind default"
+            aria-invalid={!graceValid}
+            aria-describedby="grace-help"
+            className="mt-1 w-full rounded-md border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
+          />
+          <p id="grace-help" className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+            {graceValid ? "0 deletes at once." : "Enter a whole number of seconds."}
+          </p>
+        </div>
+        <div>
+          <label htmlFor="propagation" className="block font-medium">
+            Dependents
+          </label>
+          <select
+            id="propagation"
+            value={propagation}
+            onChange={(e) => setPropagation(e.target.value as PropagationPolicy | "")}
+            className="mt-1 w-full rounded-md border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
+          >
+            <option value="">Server default</option>
+            <option value="Background">Background: delete dependents afterwards</option>
+            <option value="Foreground">Foreground: delete dependents first</option>
+            <option value="Orphan">Orphan: keep dependents</option>
+          </select>
+        </div>
+      </div>
+      {failures.length > 0 && (
+        <div role="alert" className="mt-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+          <p className="font-medium">Some objects were not deleted:</p>
+          <ul className="list-disc pl-5">
+            {failures.map((f) => (
+              <li key={displayName(f.obj)}>
+                {displayName(f.obj)}: {f.error}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </Dialog>
+  );
+}

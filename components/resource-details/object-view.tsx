@@ -1,0 +1,126 @@
+"use client";
+// One object, live: a single-object watch (metadata.name field selector) feeds the overview (metadata,
+// relations, data, status, Events) and the YAML editor. The tab is part of the URL (?tab=yaml).
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useState } from "react";
+import { listHref } from "@/lib/client/console-routes";
+import { kindTitle } from "@/lib/client/navigation";
+import { useResourceList } from "@/lib/client/use-resource-list";
+import { toYaml } from "@/lib/client/yaml-text";
+import { kindByPlural } from "@/lib/kinds";
+import { SecretData } from "../kinds/secret/secret-data";
+import { DeleteDialog } from "../resource-actions/delete-dialog";
+import { LiveIndicator } from "../resource-table/live-indicator";
+import { Button } from "../ui/button";
+import { StateMessage } from "../ui/state-message";
+import { useNow } from "../ui/use-now";
+import { ObjectYamlEditor } from "../yaml-editor/object-yaml-editor";
+import { EventsPanel } from "./events-panel";
+import { MetadataPanel } from "./metadata-panel";
+import { RelationsPanel } from "./relations-panel";
+import { Section } from "./section";
+import { StatusPanel } from "./status-panel";
+
+// Top-level fields shown by dedicated panels (or server-owned); everything else is the object's "spec".
+const shownElsewhere = new Set(["apiVersion", "kind", "metadata", "status"]);
+
+export function ObjectView({ plural, namespace, name }: { plural: string; namespace?: string; name: string }) {
+  const kind = kindByPlural(plural)!;
+  const router = useRouter();
+  const pathname = usePathname();
+  const search = useSearchParams();
+  const tab = search.get("tab") === "yaml" ? "yaml" : "overview";
+  const list = useResourceList(kind, { namespace, fieldSelector: `metadata.name=${name}` });
+  const key = kind.namespaced && namespace ? `${namespace}/${name}` : name;
+  const obj = list.data?.items.get(key);
+  const now = useNow(1_000);
+  const [deleting, setDeleting] = useState(false);
+
+  const setTab = (next: "overview" | "yaml") => router.replace(next === "yaml" ? `${pathname}?tab=yaml` : pathname, { scroll: false });
+  const body = obj ? Object.fromEntries(Object.entries(obj).filter(([k]) => !shownElsewhere.has(k))) : {};
+  const terminating = !!obj?.metadata.deletionTimestamp;
+
+  return (
+    <div className="flex min-h-0 flex-1 flex-col">
+      <div className="flex flex-wrap items-center gap-3 border-b border-slate-200 px-4 py-2 dark:border-slate-800">
+        <nav aria-label="Breadcrumb" className="text-sm">
+          <Link href={listHref(kind, namespace)} className="text-blue-800 hover:underline dark:text-blue-300">
+            {kindTitle(kind)}
+          </Link>
+          {namespace && <span className="text-slate-500"> · {namespace}</span>}
+        </nav>
+        <h1 className="text-lg font-semibold" data-testid="object-title">
+          {kind.kind} {name}
+        </h1>
+        {terminating && <span className="rounded bg-amber-100 px-1.5 text-xs font-medium text-amber-900 dark:bg-amber-900/60 dark:text-amber-100">Terminating</span>}
+        <LiveIndicator status={list.status} detail={list.statusDetail} />
+        <div role="tablist" aria-label="Object views" className="ml-auto flex gap-1">
+          {(["overview", "yaml"] as const).map((t) => (
+            <button
+              key={t}
+              role="tab"
+              type="button"
+              aria-selected={tab === t}
+              onClick={() => setTab(t)}
+              data-testid={`tab-${t}`}
+              className={`rounded-md px-3 py-1.5 text-sm ${tab === t ? "bg-slate-200 font-medium dark:bg-slate-800" : "hover:bg-slate-100 dark:hover:bg-slate-900"}`}
+            >
+              {t === "yaml" ? "YAML" : "Overview"}
+            </button>
+          ))}
+        </div>
+        <Button variant="danger" disabled={!obj} onClick={() => setDeleting(true)} data-testid="delete-object">
+          Delete
+        </Button>
+      </div>
+      {list.error && !list.data ? (
+        <StateMessage tone="error" title={`Could not load ${kind.kind} ${name}`}>
+          <p>{list.error.message}</p>
+        </StateMessage>
+      ) : !list.data ? (
+        <StateMessage title="Loading…" />
+      ) : !obj ? (
+        <StateMessage title={`${kind.kind} ${name} does not exist`}>
+          <p>
+            It may have been deleted.{" "}
+            <Link className="text-blue-800 underline dark:text-blue-300" href={listHref(kind, namespace)}>
+              Back to {kindTitle(kind)}
+            </Link>
+          </p>
+        </StateMessage>
+      ) : tab === "yaml" ? (
+        <ObjectYamlEditor kind={kind} live={obj} />
+      ) : (
+        <div className="min-h-0 flex-1 overflow-y-auto px-6 py-4">
+          <MetadataPanel kind={kind} obj={obj} now={now} />
+          <RelationsPanel kind={kind} obj={obj} />
+          {kind.kind === "Secret" ? (
+            <Section title="Data" testId="data">
+              <SecretData data={obj.data as Record<string, string> | undefined} />
+            </Section>
+          ) : (
+            Object.keys(body).length > 0 && (
+              <Section title={"spec" in body ? "Spec" : "Content"} testId="content">
+                <pre className="max-h-[32rem] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs dark:bg-slate-900">{toYaml(body)}</pre>
+              </Section>
+            )
+          )}
+          <StatusPanel status={obj.status} />
+          <EventsPanel kindName={kind.kind} namespace={kind.namespaced ? namespace : undefined} name={name} now={now} />
+        </div>
+      )}
+      {deleting && obj && (
+        <DeleteDialog
+          kind={kind}
+          objects={[obj]}
+          open
+          onClose={() => setDeleting(false)}
+          onDeleted={(outcomes) => {
+            if (outcomes.every((o) => !o.error) && !(obj.metadata.finalizers ?? []).length) router.push(listHref(kind, namespace));
+          }}
+        />
+      )}
+    </div>
+  );
+}

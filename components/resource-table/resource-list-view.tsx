@@ -1,0 +1,207 @@
+"use client";
+// A kind's live list: the toolbar (live indicator, name and label filters, pause, wide, create, delete
+// selected) over the windowed table. One watch for the view; pausing freezes what is shown while the cache
+// stays live underneath, and the count of waiting changes is the difference in folded events.
+import Link from "next/link";
+import { useDeferredValue, useMemo, useRef, useState } from "react";
+import { createHref, objectHref } from "@/lib/client/console-routes";
+import { columnViews, selectRows } from "@/lib/client/list-rows";
+import type { ListState } from "@/lib/client/list-state";
+import { kindTitle } from "@/lib/client/navigation";
+import { useResourceList } from "@/lib/client/use-resource-list";
+import { kindByPlural, type KubeObject } from "@/lib/kinds";
+import { parseLabelSelector } from "@/lib/selectors/label-selector";
+import { DeleteDialog } from "../resource-actions/delete-dialog";
+import { Button } from "../ui/button";
+import { StateMessage } from "../ui/state-message";
+import { useNow } from "../ui/use-now";
+import { LiveIndicator } from "./live-indicator";
+import { ResourceTable } from "./resource-table";
+import { useListUrlState } from "./use-list-url-state";
+import { ChangeAnnouncer } from "./change-announcer";
+
+export function ResourceListView({ plural, namespace }: { plural: string; namespace?: string }) {
+  const kind = kindByPlural(plural)!;
+  const title = kindTitle(kind);
+  const url = useListUrlState();
+  const list = useResourceList(kind, { namespace });
+  const [frozen, setFrozen] = useState<ListState | undefined>(undefined);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [deleting, setDeleting] = useState<KubeObject[] | undefined>(undefined);
+  const now = useNow(1_000);
+  const filterRef = useRef<HTMLInputElement>(null);
+
+  const live = list.data;
+  const shown = frozen ?? live;
+  const pending = frozen && live ? (live.epoch === frozen.epoch ? live.eventCount - frozen.eventCount : -1) : 0;
+  const allNamespaces = kind.namespaced && !namespace;
+  const columns = useMemo(() => columnViews(kind.columns, { wide: url.wide, allNamespaces }), [kind, url.wide, allNamespaces]);
+
+  const labelText = useDeferredValue(url.labels);
+  const selectorResult = useMemo(() => {
+    if (!labelText.trim()) return { selector: null as ReturnType<typeof parseLabelSelector> | null, error: undefined as string | undefined };
+    try {
+      return { selector: parseLabelSelector(labelText), error: undefined };
+    } catch (e) {
+      return { selector: null, error: (e as Error).message };
+    }
+  }, [labelText]);
+  const text = useDeferredValue(url.text);
+  const sortColumn = columns.find((c) => c.id === url.sort);
+  // Sort keys use the time of the last data change, not the ticking clock, so rows do not reshuffle each second.
+  const rows = useMemo(
+    () =>
+      shown
+        ? selectRows(shown.items, {
+            text,
+            selector: selectorResult.error ? null : selectorResult.selector,
+            sort: sortColumn ? { column: sortColumn, descending: url.descending } : undefined,
+            now: Date.now(),
+          })
+        : [],
+    [shown, text, selectorResult, sortColumn, url.descending],
+  );
+
+  const selectedObjects = useMemo(() => {
+    const out: KubeObject[] = [];
+    for (const key of selected) {
+      const obj = live?.items.get(key);
+      if (obj) out.push(obj);
+    }
+    return out;
+  }, [selected, live]);
+
+  const onSelect = (keys: string[], on: boolean) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      for (const k of keys) if (on) next.add(k);
+      else next.delete(k);
+      return next;
+    });
+
+  const onSort = (column: string) => {
+    if (url.sort === column) url.setSort(column, !url.descending);
+    else url.setSort(column, false);
+  };
+
+  const total = shown?.items.size ?? 0;
+  const scopeText = kind.namespaced ? (namespace ? `in namespace ${namespace}` : "in all namespaces") : "(cluster-scoped)";
+
+  return (
+    <div className="flex min-h-0 flex-1 flex-col">
+      <div className="flex flex-wrap items-center gap-3 border-b border-slate-200 px-4 py-2 dark:border-slate-800">
+        <h1 className="text-lg font-semibold">
+          {title} <span className="text-sm font-normal text-slate-600 dark:text-slate-400">{scopeText}</span>
+        </h1>
+        <LiveIndicator status={list.status} paused={!!frozen} detail={list.statusDetail} />
+        <span className="tabular w-32 text-xs text-slate-600 dark:text-slate-400" data-testid="row-count">
+          {shown ? (rows.length === total ? `${total} total` : `${rows.length} of ${total}`) : ""}
+        </span>
+        <div className="ml-auto flex flex-wrap items-center gap-2">
+          <label className="sr-only" htmlFor="name-filter">
+            Filter by name
+          </label>
+          <input
+            id="name-filter"
+            ref={filterRef}
+            data-shortcut-filter
+            value={url.text}
+            onChange={(e) => url.setText(e.target.value)}
+            onKeyDown={(e) => e.key === "Escape" && (url.setText(""), filterRef.current?.blur())}
+            placeholder="Filter by name  ( / )"
+            className="w-48 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-900"
+          />
+          <label className="sr-only" htmlFor="label-filter">
+            Label selector
+          </label>
+          <input
+            id="label-filter"
+            value={url.labels}
+            onChange={(e) => url.setLabels(e.target.value)}
+            placeholder="Label selector, e.g. app=web"
+            aria-invalid={!!selectorResult.error}
+            aria-describedby={selectorResult.error ? "label-error" : undefined}
+            className={`w-56 rounded-md border bg-white px-2 py-1 font-mono text-sm dark:bg-slate-900 ${selectorResult.error ? "border-red-600" : "border-slate-300 dark:border-slate-700"}`}
+          />
+          <Button onClick={() => (frozen ? setFrozen(undefined) : setFrozen(live))} aria-pressed={!!frozen} disabled={!live} data-testid="pause-button">
+            {frozen ? "Resume" : "Pause"}
+            <span className="tabular inline-block w-20 text-left text-xs" data-testid="pending-count">
+              {frozen ? (pending < 0 ? "· reloaded" : `· ${pending} waiting`) : ""}
+            </span>
+          </Button>
+          <Button onClick={() => url.setWide(!url.wide)} aria-pressed={url.wide}>
+            Wide
+          </Button>
+          <Button variant="danger" disabled={selectedObjects.length === 0} onClick={() => setDeleting(selectedObjects)} data-testid="delete-selected">
+            Delete{selectedObjects.length ? ` (${selectedObjects.length})` : ""}
+          </Button>
+          <Link
+            href={createHref(kind, namespace)}
+            className="rounded-md border border-blue-700 bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+          >
+            Create
+          </Link>
+        </div>
+      </div>
+      {selectorResult.error && (
+        <p id="label-error" className="border-b border-red-200 bg-red-50 px-4 py-1 text-xs text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
+          {selectorResult.error}
+        </p>
+      )}
+      <ChangeAnnouncer label={title} count={rows.length} />
+      {list.error && !shown ? (
+        <StateMessage tone="error" title={`Could not list ${kind.plural}`}>
+          <p>{list.error.message}</p>
+          <Button className="mt-3" onClick={list.refetch}>
+            Try again
+          </Button>
+        </StateMessage>
+      ) : !shown ? (
+        <StateMessage title={`Loading ${kind.plural}…`} />
+      ) : total === 0 ? (
+        <StateMessage title={`No ${kind.plural} ${scopeText}`}>
+          <p>
+            New objects appear here as soon as they are created.{" "}
+            <Link className="text-blue-800 underline dark:text-blue-300" href={createHref(kind, namespace)}>
+              Create one from a template
+            </Link>
+            .
+          </p>
+        </StateMessage>
+      ) : (
+        <>
+          <ResourceTable
+            label={`${title} ${scopeText}`}
+            columns={columns}
+            rows={rows}
+            now={now}
+            changedAt={shown.changedAt}
+            sort={sortColumn ? { column: sortColumn.id, descending: url.descending } : undefined}
+            onSort={onSort}
+            selected={selected}
+            onSelect={onSelect}
+            hrefFor={(obj) => objectHref(kind, obj.metadata.namespace, obj.metadata.name ?? "")}
+          />
+          {rows.length === 0 && (
+            <StateMessage title={`No ${kind.plural} match the filter`}>
+              <Button onClick={url.clearFilters}>Clear filters</Button>
+            </StateMessage>
+          )}
+        </>
+      )}
+      {deleting && (
+        <DeleteDialog
+          kind={kind}
+          objects={deleting}
+          open
+          onClose={() => setDeleting(undefined)}
+          onDeleted={(outcomes) => setSelected((prev) => {
+            const next = new Set(prev);
+            for (const o of outcomes) if (!o.error) next.delete(o.obj.metadata.namespace ? `${o.obj.metadata.namespace}/${o.obj.metadata.name}` : o.obj.metadata.name ?? "");
+            return next;
+          })}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,126 @@
+"use client";
+// Create from YAML: the kind's template in the chosen namespace, completion and validation from its schema,
+// any number of documents (each is created in order, with its own outcome), and a dry run first if wanted.
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { ApiError, type StatusCause } from "@/lib/client/api-error";
+import { listHref, objectHref } from "@/lib/client/console-routes";
+import { createObject } from "@/lib/client/object-writes";
+import { DEFAULT_NAMESPACE, templateYaml } from "@/lib/client/templates";
+import { useKindSchema } from "@/lib/client/use-kind-schema";
+import { parseYamlDocuments, YamlSyntaxError } from "@/lib/client/yaml-text";
+import { kindByKind, kindByPlural, type KubeObject } from "@/lib/kinds";
+import { Button } from "../ui/button";
+import { CauseList } from "./cause-list";
+import { LazyYamlEditor } from "./lazy-editor";
+
+interface Outcome {
+  label: string;
+  href?: string;
+  error?: string;
+  causes?: StatusCause[];
+}
+
+export function CreateView({ plural, namespace }: { plural: string; namespace?: string }) {
+  const kind = kindByPlural(plural)!;
+  const router = useRouter();
+  const schema = useKindSchema(kind.kind);
+  const [text, setText] = useState(() => templateYaml(kind, namespace));
+  const [outcomes, setOutcomes] = useState<Outcome[]>([]);
+  const [problem, setProblem] = useState<{ message: string; causes: StatusCause[] } | undefined>();
+  const [notice, setNotice] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const targetNamespace = kind.namespaced ? namespace || DEFAULT_NAMESPACE : undefined;
+
+  async function submit(dryRun: boolean) {
+    setProblem(undefined);
+    setNotice(undefined);
+    setOutcomes([]);
+    let docs: KubeObject[];
+    try {
+      docs = parseYamlDocuments(text);
+    } catch (e) {
+      const where = e instanceof YamlSyntaxError && e.line ? ` (line ${e.line})` : "";
+      setProblem({ message: `The YAML does not parse${where}: ${(e as Error).message}`, causes: [] });
+      return;
+    }
+    if (docs.length === 0) {
+      setProblem({ message: "There is nothing to create: the editor holds no document.", causes: [] });
+      return;
+    }
+    setBusy(true);
+    const results: Outcome[] = [];
+    for (const doc of docs) {
+      const docKind = doc.kind ? kindByKind(doc.kind) : undefined;
+      const name = doc.metadata?.name ?? doc.metadata?.generateName ?? "(unnamed)";
+      const label = `${doc.kind ?? "?"} ${name}`;
+      if (!docKind || (doc.apiVersion && doc.apiVersion !== "v1")) {
+        results.push({ label, error: `${doc.apiVersion ?? "?"}/${doc.kind ?? "?"} is not a kind this server serves` });
+        continue;
+      }
+      const ns = docKind.namespaced ? doc.metadata?.namespace || targetNamespace || DEFAULT_NAMESPACE : undefined;
+      try {
+        const created = await createObject(docKind, ns, doc, { dryRun });
+        results.push({ label: `${docKind.kind} ${created.metadata.name}`, href: dryRun ? undefined : objectHref(docKind, ns, created.metadata.name ?? "") });
+      } catch (e) {
+        results.push({ label, error: (e as Error).message, causes: e instanceof ApiError ? e.causes : [] });
+      }
+    }
+    setBusy(false);
+    setOutcomes(results);
+    const failed = results.filter((r) => r.error);
+    if (failed.length === 1 && docs.length === 1) setProblem({ message: failed[0].error!, causes: failed[0].causes ?? [] });
+    if (failed.length === 0) {
+      if (dryRun) setNotice(`Dry run passed: the server would create ${results.length === 1 ? "this object" : `all ${results.length} objects`}. Nothing was saved.`);
+      else if (docs.length === 1) router.push(listHref(kind, targetNamespace));
+      else setNotice(`Created ${results.length} objects.`);
+    }
+  }
+
+  return (
+    <div className="flex min-h-0 flex-1 flex-col">
+      <div className="flex flex-wrap items-center gap-3 border-b border-slate-200 px-4 py-2 dark:border-slate-800">
+        <h1 className="text-lg font-semibold">
+          Create {kind.kind}
+          {targetNamespace && <span className="text-sm font-normal text-slate-600 dark:text-slate-400"> in {targetNamespace}</span>}
+        </h1>
+        <span className="text-xs text-slate-600 dark:text-slate-400">Separate several objects with a line of three dashes (---).</span>
+        <div className="ml-auto flex gap-2">
+          <Button disabled={busy} onClick={() => void submit(true)} data-testid="create-dry-run">
+            Dry run
+          </Button>
+          <Button variant="primary" disabled={busy} onClick={() => void submit(false)} data-testid="create-submit">
+            {busy ? "Creating…" : "Create"}
+          </Button>
+        </div>
+      </div>
+      {problem && <CauseList message={problem.message} causes={problem.causes} />}
+      {notice && (
+        <p role="status" className="border-b border-green-200 bg-green-50 px-4 py-2 text-sm text-green-900 dark:border-green-900 dark:bg-green-950 dark:text-green-100" data-testid="create-notice">
+          {notice}
+        </p>
+      )}
+      {outcomes.length > 1 && (
+        <ul className="border-b border-slate-200 px-4 py-2 text-sm dark:border-slate-800" data-testid="create-outcomes">
+          {outcomes.map((o, i) => (
+            <li key={i} className={o.error ? "text-red-800 dark:text-red-300" : "text-green-800 dark:text-green-300"}>
+              {o.error ? "✗" : "✓"} {o.href ? <Link href={o.href} className="underline">{o.label}</Link> : o.label}
+              {o.error ? `: ${o.error}` : ""}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="min-h-[24rem] flex-1">
+        <LazyYamlEditor
+          path={`file:///create/${kind.plural}.yaml`}
+          value={text}
+          onChange={setText}
+          schema={schema}
+          markers={problem?.causes.map((c) => ({ field: c.field ?? "", message: c.message ?? c.reason ?? "" }))}
+          label={`YAML for the new ${kind.kind}`}
+        />
+      </div>
+    </div>
+  );
+}

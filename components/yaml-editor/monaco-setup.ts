@@ -1,0 +1,43 @@
+"use client";
+// Monaco from the installed package (never a CDN), its workers bundled by Next, and monaco-yaml configured
+// once per page. Schemas are registered per editor model URI as views open, so completion, hover and
+// validation follow the kind being edited. Importing this module touches `window`: load it client-side only.
+import { loader } from "@monaco-editor/react";
+import * as monaco from "monaco-editor";
+import { configureMonacoYaml, type SchemasSettings } from "monaco-yaml";
+
+declare global {
+  interface Window {
+    /** Test hook: lets e2e tests read and set editor models without typing. */
+    __clusterCoreMonaco?: typeof monaco;
+  }
+}
+
+window.MonacoEnvironment = {
+  getWorker(_id: string, label: string) {
+    if (label === "yaml") return new Worker(new URL("monaco-yaml/yaml.worker.js", import.meta.url));
+    return new Worker(new URL("monaco-editor/esm/vs/editor/editor.worker.js", import.meta.url));
+  },
+};
+loader.config({ monaco });
+window.__clusterCoreMonaco = monaco;
+
+const schemas = new Map<string, SchemasSettings>();
+const monacoYaml = configureMonacoYaml(monaco, {
+  enableSchemaRequest: false,
+  validate: true,
+  completion: true,
+  hover: true,
+  format: {},
+  isKubernetes: true,
+  schemas: [],
+});
+
+/** Attaches `schema` to the model at `modelUri` (or detaches it when undefined). */
+export function setModelSchema(modelUri: string, schema: Record<string, unknown> | undefined): void {
+  if (schema) schemas.set(modelUri, { uri: `${modelUri}.schema.json`, fileMatch: [modelUri], schema: schema as never });
+  else if (!schemas.delete(modelUri)) return;
+  void monacoYaml.update({ schemas: [...schemas.values()] });
+}
+
+export { monaco };
