@@ -17,7 +17,9 @@ export function apiResourceList() {
   resourceList ??= {
     kind: "APIResourceList",
     groupVersion: "v1",
-    resources: kinds.flatMap((k) => [
+    resources: [
+      { name: "namespaces", singularName: "namespace", namespaced: false, kind: "Namespace", verbs: ["get", "list"], shortNames: ["ns"], storageVersionHash: storageVersionHash("Namespace") },
+      ...kinds.flatMap((k) => [
       {
         name: k.plural, singularName: k.singular, namespaced: k.namespaced, kind: k.kind, verbs: VERBS,
         ...(k.shortNames.length ? { shortNames: k.shortNames } : {}),
@@ -25,7 +27,8 @@ export function apiResourceList() {
         storageVersionHash: storageVersionHash(k.kind),
       },
       ...(k.hasStatus ? [{ name: `${k.plural}/status`, singularName: "", namespaced: k.namespaced, kind: k.kind, verbs: ["get", "patch", "update"] }] : []),
-    ]),
+      ]),
+    ],
   };
   return resourceList;
 }

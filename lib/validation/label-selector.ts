@@ -1,0 +1,38 @@
+// metav1.LabelSelector objects in specs (PVC selector, pod affinity terms): ValidateLabelSelector with
+// AllowInvalidLabelValueInSelector off, as for new objects in kube-apiserver 1.32.
+import { field, type FieldError } from "../api/errors";
+import { labelValueErrors, validateLabelName, validateLabels } from "./labels";
+import { isObject, listOf, objectOf, stringOf } from "./zero-values";
+
+export function validateLabelSelectorRequirement(req: unknown, path: string): FieldError[] {
+  const r = objectOf(req);
+  const operator = stringOf(r.operator);
+  const values = listOf(r.values);
+  const errs: FieldError[] = [];
+  switch (operator) {
+    case "In":
+    case "NotIn":
+      if (values.length === 0) errs.push(field.required(`${path}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
+      break;
+    case "Exists":
+    case "DoesNotExist":
+      if (values.length > 0) errs.push(field.forbidden(`${path}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+      break;
+    default:
+      errs.push(field.invalid(`${path}.operator`, operator, "not a valid selector operator"));
+  }
+  errs.push(...validateLabelName(stringOf(r.key), `${path}.key`));
+  values.forEach((v, i) => {
+    const value = stringOf(v);
+    for (const m of labelValueErrors(value)) errs.push(field.invalid(`${path}.values[${i}]`, value, m));
+  });
+  return errs;
+}
+
+/** A nil selector is valid; matchLabels as labels, each matchExpressions entry as a requirement. */
+export function validateLabelSelector(selector: unknown, path: string): FieldError[] {
+  if (!isObject(selector)) return [];
+  const errs = validateLabels(selector.matchLabels, `${path}.matchLabels`);
+  listOf(selector.matchExpressions).forEach((req, i) => errs.push(...validateLabelSelectorRequirement(req, `${path}.matchExpressions[${i}]`)));
+  return errs;
+}
