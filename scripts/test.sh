@@ -16,7 +16,7 @@ node node_modules/next/dist/bin/next build || steps_failed=$((steps_failed + 1))
 
 echo "== unit and API integration tests (vitest)"
 rm -f test-results/vitest.json
-npx vitest run --reporter=default --reporter=json --outputFile=test-results/vitest.json
+scripts/with-postgres.sh npx vitest run --reporter=default --reporter=json --outputFile=test-results/vitest.json
 
 echo "== console end-to-end tests (playwright)"
 rm -f test-results/pw.json

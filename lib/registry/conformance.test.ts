@@ -10,11 +10,27 @@ import { openStore, type Store } from "../storage";
 import { parseDeleteOptions, parseListOptions } from "./options";
 import { Registry, type Answer } from "./registry";
 
+// SQLite always; PostgreSQL too when TEST_PG_URL names a server (a fresh database is made for the run).
+const backends: [string, () => Promise<string>][] = [["sqlite", async () => `file:${mkdtempSync(path.join(tmpdir(), "cc-registry-"))}/r.db`]];
+if (process.env.TEST_PG_URL) backends.push(["postgresql", () => freshPostgresDatabase(process.env.TEST_PG_URL!)]);
+
+async function freshPostgresDatabase(url: string): Promise<string> {
+  const { default: pg } = await import("pg");
+  const name = `cc_test_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+describe.each(backends)("registry on %s", (_backend, databaseUrl) => {
 let store: Store;
 let registry: Registry;
 beforeAll(async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), "cc-registry-"));
-  store = await openStore({ databaseUrl: `file:${dir}/r.db`, compactionWindowSeconds: 300 });
+  store = await openStore({ databaseUrl: await databaseUrl(), compactionWindowSeconds: 300 });
   registry = new Registry(store, kinds);
 });
 afterAll(async () => { registry.close(); await store.close(); });
@@ -122,4 +138,5 @@ describe("generic rules", () => {
     }
     expect(names).toEqual(Array.from({ length: 25 }, (_, i) => `p${String(i).padStart(2, "0")}`));
   });
+});
 });

@@ -1,0 +1,331 @@
+// Watch consistency under concurrency (issue 3): concurrent writers (create, PUT with and without
+// resourceVersion, merge and JSON patches, deletes with and without preconditions) over a small pool of names,
+// and watchers started at random revisions, at "0", unset, and as watch-lists. At the end every watcher's
+// sequence of (type, name, resourceVersion) must be exactly what the log implies after its start: no gap, no
+// duplicate, no reordering. The reference is a watcher started before the first write, itself checked
+// against the writers' acknowledged responses and against revision contiguity (nothing else writes to these
+// servers). Then the same with two server processes on one SQLite file, writers and watchers on both.
+//
+// The run is seeded: E2E_SEED=<n> replays one (the seed is in every failure message).
+import { afterAll, describe, expect, test } from "vitest";
+import { openWatch, sleep, startSharedServers, type WatchEvent, type WatchStream } from "./cluster";
+import { startServer, stopAll, type Server } from "./harness";
+
+afterAll(async () => {
+  await stopAll();
+}, 60_000);
+
+const SEED = Number(process.env.E2E_SEED ?? Math.floor(Math.random() * 2 ** 31));
+
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Ack {
+  op: string;
+  type: "ADDED" | "MODIFIED" | "DELETED";
+  name: string;
+  /** Unknown for deletes of ConfigMaps (they answer a Status). */
+  rv?: number;
+  via: number;
+}
+
+interface Observed {
+  type: string;
+  name: string;
+  rv: number;
+}
+
+interface WatcherCase {
+  label: string;
+  via: number;
+  /** Numeric start revision, or a mode for the "current state first" forms. */
+  start: number | "0" | "unset" | "watchlist" | "watchlist-at" | "0-bookmarks";
+  startAt?: number;
+  stream: WatchStream;
+}
+
+const cmPath = (ns: string, name?: string) => `/api/v1/namespaces/${ns}/configmaps${name ? `/${name}` : ""}`;
+const fmt = (o: Observed) => `${o.type} ${o.name}@${o.rv}`;
+
+function observed(e: WatchEvent): Observed {
+  return { type: e.type, name: e.object?.metadata?.name ?? "", rv: Number(e.object?.metadata?.resourceVersion) };
+}
+
+/** State (name -> rv) after applying `events` (from an empty namespace). */
+function stateOf(events: Observed[]): Map<string, number> {
+  const s = new Map<string, number>();
+  for (const e of events) {
+    if (e.type === "DELETED") s.delete(e.name);
+    else s.set(e.name, e.rv);
+  }
+  return s;
+}
+
+function firstDifference(got: string[], want: string[]): string {
+  const n = Math.max(got.length, want.length);
+  for (let i = 0; i < n; i++) {
+    if (got[i] !== want[i]) {
+      return `first difference at #${i}: got ${got[i] ?? "<nothing>"}, want ${want[i] ?? "<nothing>"} ` +
+        `(got ${got.length} events, want ${want.length}; context got: ${got.slice(Math.max(0, i - 3), i + 3).join(", ")} | want: ${want.slice(Math.max(0, i - 3), i + 3).join(", ")})`;
+    }
+  }
+  return "equal";
+}
+
+/**
+ * One randomized run: `writers` concurrent loops of `opsPerWriter` writes spread over `servers`, watchers
+ * opened along the way, a sentinel write at the end, then the checks.
+ */
+async function randomizedRun(servers: Server[], ns: string, opts: { writers: number; opsPerWriter: number; watchers: number; seed: number }) {
+  const rand = prng(opts.seed);
+  const pick = <T,>(xs: T[]): T => xs[Math.floor(rand() * xs.length)];
+  const ctx = `seed ${opts.seed}, ${servers.length} process(es)`;
+  const names = Array.from({ length: 10 }, (_, i) => `n${i}`);
+  let counter = 0;
+  const acks: Ack[] = [];
+  const unexpected: string[] = [];
+
+  const startList = await servers[0].request("GET", cmPath(ns));
+  expect(startList.status).toBe(200);
+  expect(startList.body.items, "the namespace starts empty").toEqual([]);
+  const startRev = Number(startList.body.metadata.resourceVersion);
+
+  // Reference watchers: one per process, before the first write.
+  const watchers: WatcherCase[] = [];
+  for (let i = 0; i < servers.length; i++) {
+    watchers.push({ label: `reference@${i}`, via: i, start: startRev, stream: await openWatch(servers[i], `${cmPath(ns)}?watch=true&resourceVersion=${startRev}`) });
+  }
+  let maxAcked = startRev;
+
+  async function writeOnce(w: number): Promise<void> {
+    const via = Math.floor(rand() * servers.length);
+    const s = servers[via];
+    const name = pick(names);
+    const v = String(++counter);
+    const r = rand();
+    let op: string;
+    let res;
+    if (r < 0.3) {
+      op = "create";
+      res = await s.request("POST", cmPath(ns), { body: { metadata: { name, labels: { writer: String(w) } }, data: { v } } });
+    } else if (r < 0.45) {
+      op = "put-rv";
+      const cur = await s.request("GET", cmPath(ns, name));
+      if (cur.status !== 200) return;
+      res = await s.request("PUT", cmPath(ns, name), { body: { ...cur.body, data: { v } } });
+    } else if (r < 0.55) {
+      op = "put-unconditional";
+      res = await s.request("PUT", cmPath(ns, name), { body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name }, data: { v } } });
+    } else if (r < 0.67) {
+      op = "merge-patch";
+      res = await s.request("PATCH", cmPath(ns, name), { body: { data: { v } }, contentType: "application/merge-patch+json" });
+    } else if (r < 0.77) {
+      op = "json-patch";
+      res = await s.request("PATCH", cmPath(ns, name), { body: [{ op: "add", path: "/data/v", value: v }], contentType: "application/json-patch+json" });
+    } else if (r < 0.92) {
+      op = "delete";
+      res = await s.request("DELETE", cmPath(ns, name));
+    } else {
+      op = "delete-precondition";
+      const cur = await s.request("GET", cmPath(ns, name));
+      if (cur.status !== 200) return;
+      res = await s.request("DELETE", cmPath(ns, name), { body: { kind: "DeleteOptions", apiVersion: "v1", preconditions: { resourceVersion: cur.body.metadata.resourceVersion } } });
+    }
+    if (res.status === 200 || res.status === 201) {
+      if (op.startsWith("delete")) {
+        acks.push({ op, type: "DELETED", name, via });
+      } else {
+        const rvNum = Number(res.body.metadata.resourceVersion);
+        acks.push({ op, type: op === "create" ? "ADDED" : "MODIFIED", name, rv: rvNum, via });
+        if (res.body.data?.v !== v) unexpected.push(`${op} ${name} answered data ${JSON.stringify(res.body.data)}, wrote v=${v}`);
+        maxAcked = Math.max(maxAcked, rvNum);
+      }
+    } else if (![404, 409].includes(res.status)) {
+      unexpected.push(`${op} ${name} via ${via}: ${res.status} ${res.text.slice(0, 300)}`);
+    }
+  }
+
+  async function writer(w: number): Promise<void> {
+    for (let i = 0; i < opts.opsPerWriter; i++) {
+      await writeOnce(w);
+      if (rand() < 0.1) await sleep(Math.floor(rand() * 20));
+    }
+  }
+
+  const modes: WatcherCase["start"][] = ["0", "unset", "watchlist", "watchlist-at", "0-bookmarks"];
+  async function watcherStarter(): Promise<void> {
+    for (let i = 0; i < opts.watchers; i++) {
+      await sleep(20 + Math.floor(rand() * 150));
+      const via = Math.floor(rand() * servers.length);
+      const m = i < modes.length ? modes[i] : rand() < 0.7 ? "numeric" : pick(modes);
+      let q: string;
+      let start: WatcherCase["start"];
+      let startAt: number | undefined;
+      if (m === "numeric") {
+        start = startRev + Math.floor(rand() * (maxAcked - startRev + 1));
+        q = `resourceVersion=${start}`;
+      } else {
+        start = m;
+        if (m === "0") q = "resourceVersion=0";
+        else if (m === "unset") q = "";
+        else if (m === "0-bookmarks") q = "resourceVersion=0&allowWatchBookmarks=true";
+        else if (m === "watchlist") q = "allowWatchBookmarks=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan";
+        else {
+          startAt = maxAcked;
+          q = `allowWatchBookmarks=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&resourceVersion=${startAt}`;
+        }
+      }
+      const stream = await openWatch(servers[via], `${cmPath(ns)}?watch=true${q ? `&${q}` : ""}`);
+      watchers.push({ label: `watcher#${i} ${m}${typeof start === "number" ? `=${start}` : ""}@${via}`, via, start, startAt, stream });
+    }
+  }
+
+  await Promise.all([...Array.from({ length: opts.writers }, (_, w) => writer(w)), watcherStarter()]);
+  expect(unexpected, `${ctx}: writes answered something other than 2xx/404/409`).toEqual([]);
+
+  // A sentinel every watcher sees last.
+  const sentinel = await servers[0].request("POST", cmPath(ns), { body: { metadata: { name: "sentinel" }, data: { v: "end" } } });
+  expect(sentinel.status, sentinel.text).toBe(201);
+  const endRev = Number(sentinel.body.metadata.resourceVersion);
+  acks.push({ op: "create", type: "ADDED", name: "sentinel", rv: endRev, via: 0 });
+  await Promise.all(watchers.map((w) =>
+    w.stream.until((evs) => evs.some((e) => Number(e.object?.metadata?.resourceVersion) === endRev && e.object?.metadata?.name === "sentinel"), 30_000, `${w.label} to see the sentinel`)));
+  await sleep(200);
+  for (const w of watchers) w.stream.close();
+
+  // --- the reference sequence -------------------------------------------------------------------------
+  for (const w of watchers) {
+    expect(w.stream.status, `${ctx}: ${w.label}`).toBe(200);
+    expect(w.stream.malformed, `${ctx}: ${w.label}`).toEqual([]);
+    expect(w.stream.events.filter((e) => e.type === "ERROR"), `${ctx}: ${w.label}`).toEqual([]);
+  }
+  const reference = watchers[0].stream.events.map(observed);
+  const refStrings = reference.map(fmt);
+  // Contiguous revisions: every revision after the start up to the sentinel is one event of this namespace.
+  expect(reference.map((e) => e.rv), `${ctx}: reference revisions are contiguous from ${startRev + 1} to ${endRev}`)
+    .toEqual(Array.from({ length: endRev - startRev }, (_, i) => startRev + 1 + i));
+  // Every acknowledged create/update is in it, with its type and name; nothing else is.
+  const byRv = new Map(reference.map((e) => [e.rv, e]));
+  for (const a of acks.filter((x) => x.rv !== undefined)) {
+    const e = byRv.get(a.rv!);
+    expect(e && `${e.type} ${e.name}`, `${ctx}: acknowledged ${a.op} ${a.name}@${a.rv} via ${a.via}`).toBe(`${a.type} ${a.name}`);
+  }
+  const ackedRvs = new Set(acks.filter((a) => a.rv !== undefined).map((a) => a.rv));
+  const extra = reference.filter((e) => e.type !== "DELETED" && !ackedRvs.has(e.rv)).map(fmt);
+  expect(extra, `${ctx}: events nobody's write produced`).toEqual([]);
+  const deletesPerName = (xs: { type: string; name: string }[]) => {
+    const m: Record<string, number> = {};
+    for (const x of xs) if (x.type === "DELETED") m[x.name] = (m[x.name] ?? 0) + 1;
+    return m;
+  };
+  expect(deletesPerName(reference), `${ctx}: DELETED events per name = acknowledged deletes`).toEqual(deletesPerName(acks));
+  // Per object: ADDED, MODIFIED*, DELETED, ADDED, ...
+  const alive = new Set<string>();
+  for (const e of reference) {
+    const ok = e.type === "ADDED" ? !alive.has(e.name) : alive.has(e.name);
+    expect(ok, `${ctx}: ${fmt(e)} does not fit the object's lifecycle`).toBe(true);
+    if (e.type === "DELETED") alive.delete(e.name); else alive.add(e.name);
+  }
+  // The reference ends in the state a consistent list shows now, on every process.
+  for (let i = 0; i < servers.length; i++) {
+    const list = await servers[i].request("GET", cmPath(ns));
+    const listed = new Map<string, number>((list.body.items as any[]).map((o) => [o.metadata.name, Number(o.metadata.resourceVersion)]));
+    expect(listed, `${ctx}: list on process ${i} = state implied by the watch`).toEqual(stateOf(reference));
+  }
+
+  // --- every watcher against the reference ----------------------------------------------------------
+  const after = (rev: number) => refStrings.filter((_, i) => reference[i].rv > rev);
+  for (const w of watchers) {
+    const evs = w.stream.events.map(observed);
+    const label = `${ctx}: ${w.label}`;
+    if (typeof w.start === "number") {
+      const got = evs.map(fmt);
+      const want = after(w.start);
+      expect(got, `${label}: ${firstDifference(got, want)}`).toEqual(want);
+      continue;
+    }
+    if (w.start === "watchlist" || w.start === "watchlist-at" || w.start === "0-bookmarks") {
+      const b = w.stream.events.findIndex((e) => e.type === "BOOKMARK");
+      expect(b, `${label}: an initial-events-end bookmark`).toBeGreaterThanOrEqual(0);
+      const bookmark = w.stream.events[b];
+      expect(bookmark.object.metadata.annotations?.["k8s.io/initial-events-end"], label).toBe("true");
+      const at = Number(bookmark.object.metadata.resourceVersion);
+      if (w.startAt !== undefined) expect(at, `${label}: state not older than ${w.startAt}`).toBeGreaterThanOrEqual(w.startAt);
+      const initial = evs.slice(0, b);
+      expect(initial.every((e) => e.type === "ADDED"), label).toBe(true);
+      const snapshot = stateOf(reference.filter((e) => e.rv <= at));
+      expect(new Map(initial.map((e) => [e.name, e.rv])), `${label}: initial events = state at the bookmark's revision ${at}`).toEqual(snapshot);
+      expect(initial.length, `${label}: no duplicate initial event`).toBe(snapshot.size);
+      const rest = evs.slice(b + 1).filter((e) => e.type !== "BOOKMARK").map(fmt);
+      expect(rest, `${label}: ${firstDifference(rest, after(at))}`).toEqual(after(at));
+      continue;
+    }
+    // "0" / unset: some synthetic ADDED (any order) for the state at some revision, then every change after it.
+    const got = evs.map(fmt);
+    let matched = false;
+    for (let k = 0; k < evs.length && !matched; k++) {
+      if (k > 0 && evs[k - 1].type !== "ADDED") break;
+      const next = evs[k].rv;
+      const snapshot = stateOf(reference.filter((e) => e.rv < next));
+      const initial = evs.slice(0, k);
+      if (initial.length !== snapshot.size || initial.some((e) => snapshot.get(e.name) !== e.rv)) continue;
+      const want = refStrings.filter((_, i) => reference[i].rv >= next);
+      if (got.slice(k).join("\n") === want.join("\n")) matched = true;
+    }
+    expect(matched, `${label}: not "initial state at some revision R, then exactly the changes after R": ${got.join(", ")}`).toBe(true);
+  }
+  return { events: reference.length, acks: acks.length, watchers: watchers.length };
+}
+
+describe("randomized watch consistency", () => {
+  test("one process: concurrent writers, watchers from random revisions see exactly the log", { timeout: 120_000 }, async () => {
+    const server = await startServer();
+    const result = await randomizedRun([server], "consistency-one", { writers: 6, opsPerWriter: 60, watchers: 14, seed: SEED });
+    expect(result.events, `seed ${SEED}: the run produced events`).toBeGreaterThan(100);
+    await server.stop();
+  });
+
+  test("two processes on one SQLite file: every watcher sees every write through either process, in revision order", { timeout: 120_000 }, async () => {
+    const servers = await startSharedServers(2);
+    const result = await randomizedRun(servers, "consistency-two", { writers: 6, opsPerWriter: 50, watchers: 14, seed: SEED + 1 });
+    expect(result.events, `seed ${SEED + 1}: the run produced events`).toBeGreaterThan(80);
+    await Promise.all(servers.map((s) => s.stop()));
+  });
+
+  test("two processes: a consistent read on one process sees what the other acknowledged", { timeout: 60_000 }, async () => {
+    const [a, b] = await startSharedServers(2);
+    const ns = "consistency-ryw";
+    const misses: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const [writer, reader] = i % 2 === 0 ? [a, b] : [b, a];
+      const created = await writer.request("POST", cmPath(ns), { body: { metadata: { name: `cm-${i}` }, data: { i: String(i) } } });
+      expect(created.status, created.text).toBe(201);
+      const got = await reader.request("GET", cmPath(ns, `cm-${i}`));
+      if (got.status !== 200) misses.push(`GET cm-${i} on the other process: ${got.status}`);
+      const list = await reader.request("GET", cmPath(ns));
+      if (!(list.body.items as any[]).some((o) => o.metadata.name === `cm-${i}`)) misses.push(`list after cm-${i} on the other process misses it`);
+      else if (Number(list.body.metadata.resourceVersion) < Number(created.body.metadata.resourceVersion)) misses.push(`list RV older than the write cm-${i}`);
+      // A watch with resourceVersion unset starts from a consistent snapshot too.
+      const w = await openWatch(reader, `${cmPath(ns)}?watch=true&timeoutSeconds=1`);
+      await w.ended;
+      if (!w.events.some((e) => e.object.metadata.name === `cm-${i}`)) misses.push(`watch (RV unset) after cm-${i} on the other process misses it`);
+      // And so does a watch-list without resourceVersion ("consistent read").
+      const wl = await openWatch(reader, `${cmPath(ns)}?watch=true&timeoutSeconds=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`);
+      await wl.ended;
+      if (!wl.events.some((e) => e.object.metadata.name === `cm-${i}`)) misses.push(`watch-list (RV unset) after cm-${i} on the other process misses it`);
+      // A GET at the written revision waits for it.
+      const at = await reader.request("GET", `${cmPath(ns, `cm-${i}`)}?resourceVersion=${created.body.metadata.resourceVersion}`);
+      if (at.status !== 200) misses.push(`GET cm-${i}?resourceVersion=<its RV> on the other process: ${at.status}`);
+    }
+    expect(misses).toEqual([]);
+    await Promise.all([a.stop(), b.stop()]);
+  });
+});
