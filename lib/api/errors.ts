@@ -28,7 +28,19 @@ export interface Status {
   code?: number;
 }
 
+const BRAND = Symbol.for("cluster-core.StatusError");
+
+/**
+ * True for a StatusError from any copy of this module: Next.js bundles its own copy for the route handlers,
+ * so `instanceof` cannot be trusted across the server.ts / route-handler boundary.
+ */
+export function isStatusError(e: unknown): e is StatusError {
+  return typeof e === "object" && e !== null && (e as Record<symbol, unknown>)[BRAND] === true;
+}
+
 export class StatusError extends Error {
+  readonly [BRAND] = true;
+
   constructor(
     readonly code: number,
     readonly reason: StatusReason,

@@ -1,5 +1,5 @@
 // Serves the pipeline from Next.js route handlers (Request in, Response out), for `next start`/`next dev`.
-import { errors, StatusError } from "./errors";
+import { errors, isStatusError, StatusError } from "./errors";
 import { handleApi, statusResponse, type ApiRequest, type ApiResponse, type ApiRuntime } from "./handler";
 
 const MAX_WATCH_BACKLOG_BYTES = 8 * 1024 * 1024;
@@ -81,7 +81,7 @@ export function routeHandler(runtime: () => Promise<ApiRuntime>) {
     try {
       answer = await handleApi(await runtime(), toApiRequest(request));
     } catch (err) {
-      answer = statusResponse(err instanceof StatusError ? err : errors.internal(String(err)));
+      answer = statusResponse(isStatusError(err) ? err : errors.internal(String(err)));
     }
     return toResponse(request, answer);
   };

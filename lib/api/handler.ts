@@ -7,7 +7,7 @@ import type { Registry, Answer, ListAnswer } from "../registry/registry";
 import { parseDeleteOptions, parseListOptions, parseWriteOptions } from "../registry/options";
 import type { EventType, WatchSink } from "../storage";
 import { apiGroupList, apiResourceList, apiVersions, versionInfo } from "./discovery";
-import { errors, StatusError } from "./errors";
+import { errors, isStatusError, StatusError } from "./errors";
 import { bodyType, decodeBody, negotiate, unsupportedBody, type OutputFormat } from "./media";
 import { applyPatch } from "./patch";
 import { parseRequestPath, type ResourceRequest } from "./request-info";
@@ -101,7 +101,7 @@ export async function handleApi(rt: ApiRuntime, req: ApiRequest): Promise<ApiRes
     format = negotiate(req.header("accept"), { watch: watching, list: list && !watching, conversions: req.method === "GET" || req.method === "DELETE" });
     return await resource(rt, req, info, format, pretty);
   } catch (err) {
-    if (err instanceof StatusError) return statusResponse(err, format === "yaml" ? "yaml" : "json", pretty);
+    if (isStatusError(err)) return statusResponse(err, format === "yaml" ? "yaml" : "json", pretty);
     return statusResponse(errors.internal(err instanceof Error ? err.message : String(err)));
   }
 }

@@ -1,6 +1,6 @@
 // Serves the pipeline on node:http(s) directly (server.ts's fast path, ~30x cheaper than a Next.js route).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { errors, StatusError } from "./errors";
+import { errors, isStatusError, StatusError } from "./errors";
 import { handleApi, statusResponse, type ApiRequest, type ApiResponse, type ApiRuntime } from "./handler";
 
 /** A watcher whose unsent bytes exceed this is closed; its client re-watches from its last revision. */
@@ -74,7 +74,7 @@ export function nodeApiHandler(runtime: () => Promise<ApiRuntime>) {
     const apiReq = toApiRequest(req);
     runtime()
       .then((rt) => handleApi(rt, apiReq))
-      .catch((err) => statusResponse(err instanceof StatusError ? err : errors.internal(String(err))))
+      .catch((err) => statusResponse(isStatusError(err) ? err : errors.internal(String(err))))
       .then((answer) => writeApiResponse(req, res, answer))
       .catch(() => res.destroy());
   };

@@ -23,7 +23,7 @@ export class WatchSlots {
 
   constructor(
     private readonly limit: number,
-    private readonly sliceMs = 6_000,
+    private readonly sliceMs = 3_000,
     private readonly clock: () => number = Date.now,
   ) {}
 

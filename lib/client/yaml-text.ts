@@ -6,8 +6,20 @@ import { stripObject } from "./list-state";
 
 /** The YAML the editor shows: managedFields dropped, long strings never folded (they would diff badly). */
 export function toYaml(obj: unknown): string {
-  const value = obj && typeof obj === "object" && "metadata" in (obj as object) ? stripObject(obj as KubeObject) : obj;
+  const value = obj && typeof obj === "object" && "metadata" in (obj as object) ? kubectlOrder(stripObject(obj as KubeObject)) : obj;
   return stringify(value, { lineWidth: 0, aliasDuplicateObjects: false });
+}
+
+/** apiVersion, kind, metadata first and status last, as kubectl prints objects; the rest keeps its order. */
+function kubectlOrder(obj: KubeObject): KubeObject {
+  const { apiVersion, kind, metadata, status, ...rest } = obj as KubeObject & { status?: unknown };
+  const out: Record<string, unknown> = {};
+  if (apiVersion !== undefined) out.apiVersion = apiVersion;
+  if (kind !== undefined) out.kind = kind;
+  out.metadata = metadata;
+  Object.assign(out, rest);
+  if (status !== undefined) out.status = status;
+  return out as KubeObject;
 }
 
 export class YamlSyntaxError extends Error {

@@ -7,7 +7,7 @@
 //           validate + validateUpdate -> canonicalize -> no-op check -> commit (guaranteed-update retry)
 //   delete: options -> preconditions -> finalizers / grace period -> commit
 import { randomUUID } from "node:crypto";
-import { errors, StatusError, type FieldError, type Status } from "../api/errors";
+import { errors, isStatusError, StatusError, type FieldError, type Status } from "../api/errors";
 import type { AnyKind, KubeObject, ObjectMeta } from "../kinds/types";
 import { ExpiredError, type LogEvent, type ObjectKey, type Store, type StoredObject, type WatchSink, type WatchSpec } from "../storage";
 import { validateObjectMeta, validateObjectMetaUpdate } from "../validation/object-meta";
@@ -467,7 +467,7 @@ export class Registry {
       try {
         await this.delete(kind, item.key.namespace, item.key.name, { ...opts, preconditions: undefined });
       } catch (err) {
-        if (err instanceof StatusError && err.code === 404) continue;
+        if (isStatusError(err) && err.code === 404) continue;
         throw err;
       }
     }
