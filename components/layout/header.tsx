@@ -19,7 +19,7 @@ export function Header({ user }: { user: string }) {
         <NamespaceSwitcher />
       </Suspense>
       <div className="ml-auto flex items-center gap-2">
-        <span className="hidden text-xs text-slate-500 md:inline dark:text-slate-400">
+        <span className="hidden text-xs text-slate-600 md:inline dark:text-slate-400">
           Press <kbd className="rounded border border-slate-300 px-1 dark:border-slate-600">?</kbd> for shortcuts
         </span>
         <ThemeToggle />

@@ -24,12 +24,12 @@ export function Sidebar() {
       <div>
         <Link href={namespaceHref(namespace)} className={linkClass(overviewActive)} aria-current={overviewActive ? "page" : undefined}>
           <span>{namespace ? "Namespace live view" : "Overview"}</span>
-          <kbd className="text-[10px] text-slate-500 dark:text-slate-400">g n</kbd>
+          <kbd className="text-[10px] text-slate-600 dark:text-slate-400">g n</kbd>
         </Link>
       </div>
       {groups.map((group) => (
         <div key={group.title}>
-          <h2 className="mb-1 px-2 text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">{group.title}</h2>
+          <h2 className="mb-1 px-2 text-xs font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">{group.title}</h2>
           <ul className="space-y-0.5">
             {group.kinds.map((kind) => {
               const active = params.plural === kind.plural;
@@ -38,7 +38,7 @@ export function Sidebar() {
                 <li key={kind.plural}>
                   <Link href={listHref(kind, namespace)} className={linkClass(active)} aria-current={active ? "page" : undefined} data-testid={`nav-${kind.plural}`}>
                     <span>{kindTitle(kind)}</span>
-                    {key && <kbd className="text-[10px] text-slate-500 dark:text-slate-400" aria-label={`shortcut g ${key}`}>g {key}</kbd>}
+                    {key && <kbd className="text-[10px] text-slate-600 dark:text-slate-400" aria-label={`shortcut g ${key}`}>g {key}</kbd>}
                   </Link>
                 </li>
               );

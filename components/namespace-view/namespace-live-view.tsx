@@ -90,7 +90,9 @@ export function NamespaceLiveView({ namespace }: { namespace?: string }) {
                 className="rounded-lg border border-slate-200 px-3 py-2 hover:border-blue-400 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-800 dark:hover:border-blue-700"
                 data-testid={`count-${kind.plural}`}
               >
-                <span className="block text-xs uppercase tracking-wide text-slate-600 dark:text-slate-400">{kindTitle(kind)}</span>
+                <span className="block truncate text-xs text-slate-600 dark:text-slate-400" title={kindTitle(kind)}>
+                  {kindTitle(kind)}
+                </span>
                 <span className="tabular block h-8 text-2xl font-semibold">{list.error ? "!" : count === undefined ? "…" : count}</span>
               </Link>
             );
@@ -107,7 +109,7 @@ export function NamespaceLiveView({ namespace }: { namespace?: string }) {
             <ol className="space-y-0.5 text-sm">
               {changes.map((c) => (
                 <li key={c.id} className="flex gap-2">
-                  <span className="tabular w-12 shrink-0 text-slate-500">{humanDuration(now - c.at)}</span>
+                  <span className="tabular w-12 shrink-0 text-slate-600">{humanDuration(now - c.at)}</span>
                   <span className={`w-20 shrink-0 font-mono text-xs leading-5 ${c.type === "DELETED" ? "text-red-700 dark:text-red-300" : c.type === "ADDED" ? "text-green-700 dark:text-green-300" : "text-slate-700 dark:text-slate-300"}`}>
                     {c.type}
                   </span>
@@ -130,7 +132,7 @@ export function NamespaceLiveView({ namespace }: { namespace?: string }) {
         <section aria-label="Events" data-testid="namespace-events">
           <h2 className="mb-2 text-sm font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">Events</h2>
           {!eventList?.data ? (
-            <p className="text-sm text-slate-500">Loading events…</p>
+            <p className="text-sm text-slate-600">Loading events…</p>
           ) : events.length === 0 ? (
             <p className="text-sm text-slate-600 dark:text-slate-400">No events yet.</p>
           ) : (

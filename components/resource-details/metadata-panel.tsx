@@ -8,7 +8,7 @@ import { Section } from "./section";
 
 function Chips({ values, href }: { values: Record<string, string> | undefined; href?: (k: string, v: string) => string }) {
   const entries = Object.entries(values ?? {}).sort(([a], [b]) => a.localeCompare(b));
-  if (entries.length === 0) return <span className="text-slate-500 dark:text-slate-400">none</span>;
+  if (entries.length === 0) return <span className="text-slate-600 dark:text-slate-400">none</span>;
   return (
     <ul className="flex flex-wrap gap-1">
       {entries.map(([k, v]) => {
@@ -71,7 +71,7 @@ export function MetadataPanel({ kind, obj, now }: { kind: AnyKind; obj: KubeObje
                     </Link>
                   ) : (
                     <span>
-                      {label} <span className="text-slate-500">({ref.apiVersion}, not served here)</span>
+                      {label} <span className="text-slate-600">({ref.apiVersion}, not served here)</span>
                     </span>
                   )}
                 </li>

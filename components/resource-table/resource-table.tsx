@@ -111,7 +111,6 @@ export function ResourceTable({ label, columns, rows, now, changedAt, sort, onSo
       role="table"
       aria-label={label}
       aria-rowcount={rows.length + 1}
-      aria-multiselectable="true"
       tabIndex={0}
       className="relative min-h-0 flex-1 overflow-auto focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-blue-600"
       data-testid="resource-table"

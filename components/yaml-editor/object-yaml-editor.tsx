@@ -160,7 +160,7 @@ export function ObjectYamlEditor({ kind, live }: { kind: AnyKind; live: KubeObje
             </Button>
           </>
         )}
-        <span className="ml-auto text-xs text-slate-500 dark:text-slate-400">{dirty ? "Unsaved edits" : "No edits"}</span>
+        <span className="ml-auto text-xs text-slate-600 dark:text-slate-400">{dirty ? "Unsaved edits" : "No edits"}</span>
       </div>
       {mode === "edit" && dirty && changedOnServer && (
         <div role="status" className="flex items-center gap-3 border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-100" data-testid="changed-on-server">

@@ -41,7 +41,7 @@ export default function YamlDiff({
           scrollBeyondLastLine: false,
           ariaLabel: label,
         }}
-        loading={<div className="p-4 text-sm text-slate-500">Loading diff…</div>}
+        loading={<div className="p-4 text-sm text-slate-600">Loading diff…</div>}
       />
     </div>
   );

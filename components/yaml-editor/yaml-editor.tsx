@@ -79,7 +79,7 @@ export default function YamlEditor({ path, value, onChange, schema, markers, rea
           renderWhitespace: "boundary",
           quickSuggestions: { other: true, comments: false, strings: true },
         }}
-        loading={<div className="p-4 text-sm text-slate-500">Loading editor…</div>}
+        loading={<div className="p-4 text-sm text-slate-600">Loading editor…</div>}
       />
     </div>
   );

@@ -44,3 +44,11 @@ describe("selectRows", () => {
     expect(parseHumanDuration("web")).toBeUndefined();
   });
 });
+
+describe("columnViews", () => {
+  it("always shows the name column, even where kubectl prints it only wide", () => {
+    const names = columnViews(kindByPlural("events")!.columns, { wide: false, allNamespaces: false }).map((c) => c.name);
+    expect(names).toContain("Name");
+    expect(names).not.toContain("Count");
+  });
+});

@@ -28,7 +28,8 @@ export const namespaceColumn: ColumnView = {
 export function columnViews(columns: Column[], options: { wide: boolean; allNamespaces: boolean }): ColumnView[] {
   const out: ColumnView[] = options.allNamespaces ? [namespaceColumn] : [];
   for (const c of columns) {
-    if (c.priority > 0 && !options.wide) continue;
+    // The name column always shows (Event prints it wide-only): every row must open its object.
+    if (c.priority > 0 && !options.wide && c.format !== "name") continue;
     out.push({
       id: c.name,
       name: c.name,

@@ -1,6 +1,7 @@
 // The contract between a kind's one declaration (lib/kinds/<kind>.ts) and the generic code
 // (lib/registry, lib/api, lib/openapi, the console). Generic code reads these fields and never names a kind.
 import type { FieldError } from "../api/errors";
+import type { Schema } from "./schema/schema";
 
 export interface ObjectMeta {
   name?: string;
@@ -81,6 +82,11 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
   tableRowConditions?: (obj: T) => { type: string; status: string; reason: string; message: string }[] | undefined;
   /** A ready-to-create example (console template, tests); `metadata.name` set, no namespace. */
   template: T;
+  /**
+   * The kind's fields (spec section 2, exact names) with strategic-merge metadata (lib/kinds/schema/<kind>.ts):
+   * drives unknown-field detection, strategic merge patch and the OpenAPI documents.
+   */
+  schema?: Schema;
 
   // Strategy hooks. All optional; the registry runs them in a fixed order (see lib/registry/README.md).
   /**

@@ -1,0 +1,691 @@
+// `npm run bench`: the benchmark of performance.md §8 / issue 3 (never a test). Every scenario runs our
+// server and its reference(s) interleaved in this one invocation (ours, ref, ours, ref, ...), reports every
+// run, the medians and the ratio ours/ref against the targets, and writes bench/results/<timestamp>.json.
+//
+// Environment:
+//   BENCH_QUICK=1            ~1-2 minute smoke run: 1 round, short durations (catches breakage only)
+//   BENCH_SCENARIOS=a,b      any of create,get,list,list-pages,watch,watch-100,watch-1000,watch-5000,watch-http
+//   BENCH_ROUNDS=n           measured rounds per target (default 3; quick 1)
+//   BENCH_DURATION=s         seconds per load run and per watch event phase (default 10; quick 3)
+//   BENCH_WATCHERS=a,b,c     watcher counts for `watch` (default 100,1000,5000)
+//   BENCH_CPU_PROF=1         start our server with --cpu-prof (profiles go to a temp folder, path printed)
+//   BENCH_KEEP_TMP=1         keep the scratch folders (data dirs, fixtures)
+//   BENCH_OUT=path           write the JSON there instead of bench/results/<timestamp>.json
+import autocannon, { type RequestSpec, type Result } from "autocannon";
+import Database from "better-sqlite3";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync } from "node:fs";
+import http from "node:http";
+import https from "node:https";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ensureServingCertificate, pkiPaths } from "../lib/tls/certificates";
+import {
+  freePort, installCleanup, killAllChildren, median, openFileLimit, probe, procMemory, raiseOpenFileLimit, round, sleep,
+  startChild, stopChild, waitForOutput, type Child, type ProbeStats,
+} from "./common";
+import type { WatchClientConfig, WatchClientResult } from "./watch-client";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const env = process.env;
+const QUICK = env.BENCH_QUICK === "1";
+const ROUNDS = Number(env.BENCH_ROUNDS ?? (QUICK ? 1 : 3));
+const DURATION = Number(env.BENCH_DURATION ?? (QUICK ? 3 : 10));
+const WARMUP = QUICK ? 1 : 3;
+const WATCHERS = (env.BENCH_WATCHERS ?? "100,1000,5000").split(",").map(Number).filter((n) => n > 0);
+const ALL_SCENARIOS = ["create", "get", "list", "list-pages", "watch", "watch-http"];
+const SCENARIOS = (env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(",")).split(",").map((s) => s.trim()).filter(Boolean);
+const CPU_PROF = env.BENCH_CPU_PROF === "1";
+const KEEP_TMP = env.BENCH_KEEP_TMP === "1";
+
+const SEED_COUNT = 10_000;
+const SEED_NS = "bench";
+const PAGE = 500;
+const FILLER = "x".repeat(1024); // the 1 KiB ConfigMap fixture of §8.1 rule 4
+/** Events per second for W watchers: about 10,000 deliveries/s at W >= 1,000 (§7.5 used 20/s at W=100). */
+const watchRate = (w: number) => Number(env.BENCH_WATCH_RATE ?? (w <= 100 ? 20 : w <= 1000 ? 10 : 2));
+
+const scratch = mkdtempSync(path.join(os.tmpdir(), "cluster-core-bench-"));
+const profDir = CPU_PROF ? mkdtempSync(path.join(os.tmpdir(), "cluster-core-bench-prof-")) : undefined;
+installCleanup(() => { if (!KEEP_TMP) rmSync(scratch, { recursive: true, force: true }); });
+
+const log = (...a: unknown[]) => console.error(`[${new Date().toISOString().slice(11, 19)}]`, ...a);
+
+// --- servers ------------------------------------------------------------------------------------------
+
+type ServerKind = "ours" | "bare-http" | "raw-sqlite-insert" | "fanout";
+
+interface Target {
+  kind: ServerKind;
+  child: Child;
+  url: string;
+  caFile: string;
+  /** Header value sent to every target (refs ignore it; same request bytes). */
+  auth: string;
+  dataDir?: string;
+  dbFiles: string[];
+}
+
+let refPki: { cert: string; key: string; ca: string } | undefined;
+async function refTls(): Promise<{ cert: string; key: string; ca: string }> {
+  if (!refPki) {
+    const dir = path.join(scratch, "ref-pki");
+    await ensureServingCertificate({ dataDir: dir, hosts: ["127.0.0.1"] });
+    const p = pkiPaths(dir);
+    refPki = { cert: p.servingCert, key: p.servingKey, ca: p.caCert };
+  }
+  return refPki;
+}
+
+let ourToken = "";
+const FAKE_TOKEN = "x".repeat(43);
+
+function nodeArgs(script: string, gc: boolean, prof: boolean): string[] {
+  return [
+    "--import", "tsx", "--import", "./bench/probe.ts",
+    ...(gc ? ["--expose-gc"] : []),
+    ...(prof && profDir ? ["--cpu-prof", "--cpu-prof-dir", profDir] : []),
+    script,
+  ];
+}
+
+function cleanEnv(): NodeJS.ProcessEnv {
+  const e = { ...env };
+  for (const k of Object.keys(e)) if (k.startsWith("BENCH_")) delete e[k];
+  for (const k of ["CLUSTER_ADMIN_TOKEN", "DATABASE_URL", "TLS_CERT_FILE", "TLS_KEY_FILE", "INSECURE_HTTP", "API_VIA_NEXT", "NODE_OPTIONS"]) delete e[k];
+  return e;
+}
+
+let serverSeq = 0;
+async function startOurs(opts: { plain?: boolean; gc?: boolean } = {}): Promise<Target> {
+  const port = await freePort();
+  const dataDir = path.join(scratch, `ours-${++serverSeq}`);
+  const child = startChild("ours", process.execPath, nodeArgs("server.ts", !!opts.gc, CPU_PROF), {
+    cwd: ROOT, ipc: true,
+    env: { ...cleanEnv(), PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, CLUSTER_CORE_CONSOLE: "off", NODE_ENV: "production", ...(opts.plain ? { INSECURE_HTTP: "1" } : {}) },
+  });
+  await waitForOutput(child, /cluster-core listening/, 120_000);
+  ourToken = readFileSync(path.join(dataDir, "admin-token"), "utf8").trim();
+  return {
+    kind: "ours", child, url: `${opts.plain ? "http" : "https"}://127.0.0.1:${port}`, caFile: path.join(dataDir, "pki", "ca.crt"),
+    auth: `Bearer ${ourToken}`, dataDir, dbFiles: ["cluster-core.db", "cluster-core.db-wal"].map((f) => path.join(dataDir, f)),
+  };
+}
+
+async function startRef(kind: Exclude<ServerKind, "ours">, opts: { plain?: boolean; gc?: boolean; env?: Record<string, string> } = {}): Promise<Target> {
+  const port = await freePort();
+  const tls = await refTls();
+  const dbPath = path.join(scratch, `${kind}-${++serverSeq}.db`);
+  const child = startChild(kind, process.execPath, nodeArgs(`bench/refs/${kind}.ts`, !!opts.gc, false), {
+    cwd: ROOT, ipc: true,
+    env: { ...cleanEnv(), PORT: String(port), HOST: "127.0.0.1", REF_TLS_CERT: tls.cert, REF_TLS_KEY: tls.key, DB_PATH: dbPath, SYNCHRONOUS: "FULL", NODE_ENV: "production", ...(opts.plain ? { REF_PLAIN_HTTP: "1" } : {}), ...opts.env },
+  });
+  await waitForOutput(child, /listening on/, 60_000);
+  return {
+    kind, child, url: `${opts.plain ? "http" : "https"}://127.0.0.1:${port}`, caFile: tls.ca,
+    auth: ourToken ? `Bearer ${ourToken}` : `Bearer ${FAKE_TOKEN}`, dbFiles: [dbPath, `${dbPath}-wal`],
+  };
+}
+
+const dbBytes = (t: Target) => t.dbFiles.reduce((a, f) => { try { return a + statSync(f).size; } catch { return a; } }, 0);
+
+// --- request/response load (autocannon, programmatic, no pipelining) --------------------------------------
+
+interface LoadRun {
+  target: ServerKind;
+  round: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  meanMs: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  bytesPerResponse: number;
+  /** Server side, from bench/probe.ts: event-loop delay during the run, RSS before/peak/after. */
+  eldP99Ms: number;
+  eldMaxMs: number;
+  rssBeforeMiB: number;
+  peakRssGrowthMiB: number;
+  rssAfterMiB: number;
+  extra?: Record<string, unknown>;
+}
+
+interface LoadSpec {
+  connections: number;
+  requests: (t: Target) => RequestSpec[];
+  method?: string;
+  headers?: Record<string, string>;
+  /** Per-run extra figures (walk checks, DB growth). */
+  before?: (t: Target) => void;
+  after?: (t: Target, r: Result) => Record<string, unknown>;
+}
+
+function runAutocannon(t: Target, spec: LoadSpec, seconds: number): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    autocannon({
+      url: t.url, connections: spec.connections, duration: seconds, pipelining: 1, timeout: 30,
+      headers: { authorization: t.auth, accept: "application/json", ...spec.headers },
+      requests: spec.requests(t),
+    }, (err, res) => (err ? reject(err) : resolve(res)));
+  });
+}
+
+async function measureLoad(t: Target, spec: LoadSpec, seconds: number, roundNo: number): Promise<LoadRun> {
+  spec.before?.(t);
+  const mem0 = procMemory(t.child.pid);
+  await probe(t.child, "reset");
+  const r = await runAutocannon(t, spec, seconds);
+  const s: ProbeStats = await probe(t.child, "stats");
+  const mem1 = procMemory(t.child.pid);
+  const statusCodes = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, v.count]));
+  const completed = Object.values(statusCodes).reduce((a, b) => a + b, 0);
+  const MiB = (b: number) => round(b / 1048576, 1)!;
+  return {
+    target: t.kind, round: roundNo,
+    rps: round(completed / r.duration, 1)!,
+    p50: r.latency.p50, p99: r.latency.p99, meanMs: round(r.latency.mean)!,
+    requests: completed, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, statusCodes,
+    bytesPerResponse: completed ? Math.round(r.throughput.total / completed) : 0,
+    eldP99Ms: s.eldP99, eldMaxMs: s.eldMax,
+    rssBeforeMiB: MiB(mem0.rss), peakRssGrowthMiB: MiB(Math.max(0, s.peakRss - mem0.rss)), rssAfterMiB: MiB(mem1.rss),
+    extra: spec.after?.(t, r),
+  };
+}
+
+// --- results ------------------------------------------------------------------------------------------
+
+interface TargetCheck {
+  name: string;
+  /** e.g. ">= 0.3" */
+  goal: string;
+  value: number | boolean | null;
+  met: boolean | null;
+  source: string;
+  /** The key in `ratios` this target checks, when it is a ratio. */
+  ratioKey?: string;
+}
+
+interface ScenarioResult {
+  scenario: string;
+  title: string;
+  params: Record<string, unknown>;
+  runs: unknown[];
+  medians: Record<string, Record<string, number | null>>;
+  ratios: Record<string, number | null>;
+  targets: TargetCheck[];
+  notes?: string[];
+  error?: string;
+}
+
+const results: ScenarioResult[] = [];
+
+function loadMedians(runs: LoadRun[], kinds: ServerKind[]): Record<string, Record<string, number | null>> {
+  const out: Record<string, Record<string, number | null>> = {};
+  for (const k of kinds) {
+    const rs = runs.filter((r) => r.target === k);
+    out[k] = {
+      rps: round(median(rs.map((r) => r.rps)), 1), p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)),
+      eldP99Ms: median(rs.map((r) => r.eldP99Ms)), peakRssGrowthMiB: median(rs.map((r) => r.peakRssGrowthMiB)),
+      bytesPerResponse: median(rs.map((r) => r.bytesPerResponse)),
+      non2xxTotal: rs.reduce((a, r) => a + r.non2xx, 0), errorsTotal: rs.reduce((a, r) => a + r.errors + r.timeouts, 0),
+    };
+  }
+  return out;
+}
+
+const ratio = (a: number | null | undefined, b: number | null | undefined) => (a == null || b == null || b === 0 ? null : round(a / b, 3));
+const atLeast = (name: string, value: number | null, goal: number, source: string, ratioKey?: string): TargetCheck =>
+  ({ name, goal: `>= ${goal}`, value, met: value === null ? null : value >= goal, source, ratioKey });
+const atMost = (name: string, value: number | null, goal: number, source: string, ratioKey?: string): TargetCheck =>
+  ({ name, goal: `<= ${goal}`, value, met: value === null ? null : value <= goal, source, ratioKey });
+
+/** ours, ref(s), ours, ref(s), ...: one discarded warm-up run per target, then ROUNDS measured runs each. */
+async function interleavedLoad(targets: Target[], spec: LoadSpec): Promise<LoadRun[]> {
+  for (const t of targets) {
+    log(`  warm-up ${t.kind} (${WARMUP}s)`);
+    await runAutocannon(t, spec, WARMUP);
+  }
+  const runs: LoadRun[] = [];
+  for (let r = 1; r <= ROUNDS; r++) {
+    for (const t of targets) {
+      const run = await measureLoad(t, spec, DURATION, r);
+      log(`  round ${r} ${t.kind.padEnd(17)} ${String(run.rps).padStart(9)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  non2xx ${run.non2xx}  errors ${run.errors + run.timeouts}`);
+      runs.push(run);
+    }
+  }
+  return runs;
+}
+
+// --- seeding --------------------------------------------------------------------------------------------
+
+function httpsJson(t: Target, method: string, p: string, body: unknown, agent: http.Agent): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const u = new URL(t.url);
+    const data = body === undefined ? undefined : JSON.stringify(body);
+    const opts: https.RequestOptions = {
+      host: u.hostname, port: u.port, method, path: p, agent,
+      headers: { authorization: t.auth, accept: "application/json", ...(data ? { "content-type": "application/json", "content-length": String(Buffer.byteLength(data)) } : {}) },
+    };
+    const req = u.protocol === "https:" ? https.request({ ...opts, ca: readFileSync(t.caFile) }) : http.request(opts);
+    req.on("response", (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+    });
+    req.on("error", reject);
+    req.end(data);
+  });
+}
+
+const seedName = (i: number) => `cm-${String(i).padStart(5, "0")}`;
+
+/** Creates the 10,000 ConfigMaps through our API and returns them as stored (one JSON per line) + the list RV. */
+async function seed(t: Target): Promise<{ fixture: string; listRv: string; seconds: number }> {
+  const t0 = Date.now();
+  const agent = new https.Agent({ keepAlive: true, maxSockets: 64, ca: readFileSync(t.caFile) });
+  let next = 0;
+  const worker = async () => {
+    while (next < SEED_COUNT) {
+      const i = next++;
+      const r = await httpsJson(t, "POST", `/api/v1/namespaces/${SEED_NS}/configmaps`, {
+        apiVersion: "v1", kind: "ConfigMap", metadata: { name: seedName(i), labels: { app: "bench", shard: String(i % 100) } }, data: { v: FILLER },
+      }, agent);
+      if (r.status !== 201) throw new Error(`seed ${i}: ${r.status} ${r.text.slice(0, 200)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 64 }, worker));
+  const list = await httpsJson(t, "GET", `/api/v1/namespaces/${SEED_NS}/configmaps`, undefined, agent);
+  agent.destroy();
+  const parsed = JSON.parse(list.text) as { metadata: { resourceVersion: string }; items: unknown[] };
+  if (parsed.items.length !== SEED_COUNT) throw new Error(`seed: list has ${parsed.items.length} items`);
+  const fixture = path.join(scratch, "fixture.ndjson");
+  writeFileSync(fixture, parsed.items.map((o) => JSON.stringify(o)).join("\n") + "\n");
+  return { fixture, listRv: parsed.metadata.resourceVersion, seconds: (Date.now() - t0) / 1000 };
+}
+
+// --- scenarios: create, get, list, list-pages -----------------------------------------------------------
+
+async function scenarioCreate(): Promise<void> {
+  const C = 10;
+  log(`create: POST ConfigMaps (1 KiB data), unique names, C=${C}, ${DURATION}s x ${ROUNDS} rounds`);
+  const ours = await startOurs();
+  const raw = await startRef("raw-sqlite-insert");
+  const bare = await startRef("bare-http");
+  try {
+    let seq = 0;
+    const tag = Date.now().toString(36);
+    const bytes0 = new Map<Target, number>();
+    const spec: LoadSpec = {
+      connections: C,
+      headers: { "content-type": "application/json" },
+      requests: () => [{
+        method: "POST", path: `/api/v1/namespaces/create/configmaps`,
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: `c-${tag}-${seq++}` }, data: { v: FILLER } }) }),
+      }],
+      before: (t) => bytes0.set(t, dbBytes(t)),
+      after: (t, r) => {
+        const grew = dbBytes(t) - (bytes0.get(t) ?? 0);
+        return t.kind === "bare-http" ? {} : { dbBytesPerCreate: r["2xx"] ? Math.round(grew / r["2xx"]) : null };
+      },
+    };
+    const runs = await interleavedLoad([ours, raw, bare], spec);
+    const medians = loadMedians(runs, ["ours", "raw-sqlite-insert", "bare-http"]);
+    const vsRaw = ratio(medians.ours.rps, medians["raw-sqlite-insert"].rps);
+    const clean = runs.every((r) => r.non2xx === 0 && r.errors === 0 && r.timeouts === 0);
+    results.push({
+      scenario: "create", title: `create (POST, C=${C})`,
+      params: { connections: C, durationS: DURATION, rounds: ROUNDS, warmupS: WARMUP, object: "ConfigMap, 1 KiB data", durability: "WAL, synchronous=FULL (ours and R-SQL-W)" },
+      runs, medians,
+      ratios: { "vs raw-sqlite-insert": vsRaw, "vs bare-http POST": ratio(medians.ours.rps, medians["bare-http"].rps) },
+      targets: [
+        atLeast("create throughput vs raw better-sqlite3 inserts (same durability)", vsRaw, 0.25, "issue 3", "vs raw-sqlite-insert"),
+        { name: "no errors / non-2xx", goal: "0", value: clean, met: clean, source: "plan §8.1 rule 3" },
+      ],
+      notes: ["raw-sqlite-insert commits one transaction (one fsync) per request; ours group-commits up to 64 writes per transaction.", "bare-http POST (parse + stringify, no storage) is the HTTP+JSON ceiling, informational."],
+    });
+  } finally {
+    await Promise.all([stopChild(ours.child), stopChild(raw.child), stopChild(bare.child)]);
+  }
+}
+
+async function scenariosRead(which: string[]): Promise<void> {
+  log(`seeding ${SEED_COUNT} ConfigMaps into namespace ${SEED_NS} through our API`);
+  const ours = await startOurs();
+  let bare: Target | undefined;
+  try {
+    const seeded = await seed(ours);
+    log(`  seeded in ${seeded.seconds.toFixed(1)} s (list RV ${seeded.listRv})`);
+    bare = await startRef("bare-http", { env: { FIXTURE: seeded.fixture, LIST_RV: seeded.listRv } });
+    const seedNote = `fixture: ${SEED_COUNT} ConfigMaps with 1 KiB data in one namespace, created through our API (${seeded.seconds.toFixed(1)} s); bare-http serves the identical stored JSON`;
+
+    if (which.includes("get")) {
+      const C = 10;
+      log(`get: GET one of ${SEED_COUNT} ConfigMaps by name (random), C=${C}`);
+      const spec: LoadSpec = {
+        connections: C,
+        requests: () => [{ method: "GET", setupRequest: (req) => ({ ...req, path: `/api/v1/namespaces/${SEED_NS}/configmaps/${seedName(Math.floor(Math.random() * SEED_COUNT))}` }) }],
+      };
+      const runs = await interleavedLoad([ours, bare], spec);
+      const medians = loadMedians(runs, ["ours", "bare-http"]);
+      const r = ratio(medians.ours.rps, medians["bare-http"].rps);
+      const clean = runs.every((x) => x.non2xx === 0 && x.errors === 0 && x.timeouts === 0);
+      results.push({
+        scenario: "get", title: `get by name (C=${C})`, params: { connections: C, durationS: DURATION, rounds: ROUNDS, objects: SEED_COUNT },
+        runs, medians, ratios: { "vs bare-http": r },
+        targets: [
+          atLeast("get throughput vs bare node:https", r, 0.3, "issue 3", "vs bare-http"),
+          { name: "no errors / non-2xx", goal: "0", value: clean, met: clean, source: "plan §8.1 rule 3" },
+        ],
+        notes: [seedNote],
+      });
+    }
+
+    if (which.includes("list")) {
+      const C = 2;
+      log(`list: whole namespace (${SEED_COUNT} objects) in one response, C=${C}`);
+      const spec: LoadSpec = { connections: C, requests: () => [{ method: "GET", path: `/api/v1/namespaces/${SEED_NS}/configmaps` }] };
+      const runs = await interleavedLoad([ours, bare], spec);
+      const medians = loadMedians(runs, ["ours", "bare-http"]);
+      const r = ratio(medians.ours.rps, medians["bare-http"].rps);
+      results.push({
+        scenario: "list", title: `list ${SEED_COUNT} whole (C=${C})`, params: { connections: C, durationS: DURATION, rounds: ROUNDS, objects: SEED_COUNT },
+        runs, medians, ratios: { "vs bare-http": r },
+        targets: [atLeast("list throughput vs bare node:https splice", r, 0.5, "plan §8.3 S3a (proposed)", "vs bare-http")],
+        notes: [seedNote, "bare-http builds the List per request by splicing the stored JSON strings from memory (a stricter ceiling than §8.2 R-SQL-L, which reads SQLite)."],
+      });
+    }
+
+    if (which.includes("list-pages")) {
+      const C = 10;
+      const pages = Math.ceil(SEED_COUNT / PAGE);
+      log(`list-pages: walk all ${pages} pages of limit=${PAGE} with continue, C=${C}`);
+      let walks = 0, broken = 0, rvMismatch = 0;
+      const base = `/api/v1/namespaces/${SEED_NS}/configmaps?limit=${PAGE}`;
+      const spec: LoadSpec = {
+        connections: C,
+        // One entry per page: autocannon keeps `context` per connection through one pass over the entries.
+        requests: () => Array.from({ length: pages }, (_, i): RequestSpec => ({
+          method: "GET",
+          setupRequest: (req, ctx) => {
+            if (i === 0) return { ...req, path: base };
+            if (typeof ctx.cont !== "string") return null; // broken walk: start over
+            return { ...req, path: `${base}&continue=${encodeURIComponent(ctx.cont)}` };
+          },
+          onResponse: (status, body, ctx) => {
+            const head = body.slice(0, 800);
+            const cont = /"continue":"([^"]+)"/.exec(head)?.[1];
+            const rv = /"resourceVersion":"(\d+)"/.exec(head)?.[1];
+            if (i === 0) ctx.rv = rv; else if (rv !== ctx.rv) rvMismatch++;
+            if (status !== 200 || (i < pages - 1 && !cont) || (i === pages - 1 && cont)) broken++;
+            ctx.cont = cont;
+            if (i === pages - 1) walks++;
+          },
+        })),
+        before: () => { walks = 0; broken = 0; rvMismatch = 0; },
+        after: () => ({ walks, brokenPages: broken, rvMismatches: rvMismatch }),
+      };
+      const runs = await interleavedLoad([ours, bare], spec);
+      for (const run of runs) if (run.extra) run.extra.walkMsApprox = round(run.meanMs * pages, 1);
+      const medians = loadMedians(runs, ["ours", "bare-http"]);
+      const r = ratio(medians.ours.rps, medians["bare-http"].rps);
+      const consistent = runs.filter((x) => x.target === "ours").every((x) => x.extra?.brokenPages === 0 && x.extra?.rvMismatches === 0 && x.non2xx === 0);
+      results.push({
+        scenario: "list-pages", title: `list in pages of ${PAGE} (C=${C})`, params: { connections: C, durationS: DURATION, rounds: ROUNDS, objects: SEED_COUNT, limit: PAGE, pagesPerWalk: pages },
+        runs, medians, ratios: { "vs bare-http": r },
+        targets: [
+          atLeast("pages/s vs bare node:https splice", r, 0.5, "plan §8.3 S3b (proposed)", "vs bare-http"),
+          { name: "every walk complete, one RV per walk", goal: "true", value: consistent, met: consistent, source: "plan §8.3 S3b" },
+        ],
+        notes: [seedNote, "rps = pages per second; walks per second = rps / pages per walk."],
+      });
+    }
+  } finally {
+    await Promise.all([stopChild(ours.child), ...(bare ? [stopChild(bare.child)] : [])]);
+  }
+}
+
+// --- watch fan-out -------------------------------------------------------------------------------------
+
+interface WatchRun {
+  target: ServerKind;
+  round: number;
+  client: WatchClientResult;
+  rssBeforeMiB: number;
+  rssIdleMiB: number;
+  /** (RSS with W idle watchers - RSS before) / W, after a forced GC on the server (bench/probe.ts). */
+  rssPerWatcherKiB: number | null;
+  heapPerWatcherKiB: number | null;
+  eldP99Ms: number;
+  eldMaxMs: number;
+  fdLimit: { server: number; client: number };
+}
+
+function clientMessage(c: Child, phase: string, timeoutMs: number): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const on = (m: unknown) => {
+      const msg = m as Record<string, unknown>;
+      if (msg?.phase === phase) { done(); resolve(msg); }
+      else if (msg?.phase === "error") { done(); reject(new Error(`watch client: ${String(msg.message)}`)); }
+    };
+    const onExit = (code: number | null) => { done(); reject(new Error(`watch client exited (${code}) waiting for ${phase}: ${c.output().slice(-1500)}`)); };
+    const timer = setTimeout(() => { done(); reject(new Error(`watch client: no ${phase} within ${timeoutMs} ms`)); }, timeoutMs);
+    const done = () => { clearTimeout(timer); c.proc.off("message", on); c.proc.off("exit", onExit); };
+    c.proc.on("message", on);
+    c.proc.on("exit", onExit);
+  });
+}
+
+async function watchRun(kind: "ours" | "fanout", W: number, roundNo: number, plain: boolean): Promise<WatchRun> {
+  const t = kind === "ours" ? await startOurs({ plain, gc: true }) : await startRef("fanout", { plain, gc: true });
+  let client: Child | undefined;
+  try {
+    const rate = watchRate(W);
+    const events = Math.max(5, Math.round(rate * DURATION));
+    const need = W + 256;
+    const serverFd = await raiseOpenFileLimit(t.child.pid, need);
+    const cfg: WatchClientConfig = {
+      baseUrl: t.url, caFile: plain ? undefined : t.caFile, token: kind === "ours" ? ourToken : FAKE_TOKEN,
+      watchers: W, events, rate, namespace: `watch-${W}-r${roundNo}`, primeWatchers: 20, primeEvents: 50,
+      deliveryTimeoutMs: 15_000, fillerBytes: 1024,
+    };
+    client = startChild("watch-client", process.execPath, ["--import", "tsx", "bench/watch-client.ts", JSON.stringify(cfg)], { cwd: ROOT, ipc: true, env: cleanEnv() });
+    const clientFd = await raiseOpenFileLimit(client.pid, need);
+    if (serverFd < need || clientFd < need) throw new Error(`open-file limit too low for ${W} watchers (server ${serverFd}, client ${clientFd}, need ${need}); lower BENCH_WATCHERS`);
+    await clientMessage(client, "ready", 120_000);
+    await probe(t.child, "gc");
+    await sleep(500);
+    const mem0 = procMemory(t.child.pid);
+    const heap0 = await probe(t.child, "stats");
+    client.proc.send({ cmd: "open" });
+    await clientMessage(client, "opened", 300_000);
+    await sleep(1500);
+    await probe(t.child, "gc");
+    await sleep(500);
+    const mem1 = procMemory(t.child.pid);
+    const heap1 = await probe(t.child, "stats");
+    await probe(t.child, "reset");
+    client.proc.send({ cmd: "write" });
+    const done = await clientMessage(client, "done", 300_000);
+    const s = await probe(t.child, "stats");
+    const result = done.result as WatchClientResult;
+    const KiB = (b: number) => round(b / W / 1024, 1);
+    return {
+      target: kind, round: roundNo, client: result,
+      rssBeforeMiB: round(mem0.rss / 1048576, 1)!, rssIdleMiB: round(mem1.rss / 1048576, 1)!,
+      rssPerWatcherKiB: KiB(mem1.rss - mem0.rss), heapPerWatcherKiB: KiB(heap1.heapUsed + heap1.external - heap0.heapUsed - heap0.external),
+      eldP99Ms: s.eldP99, eldMaxMs: s.eldMax, fdLimit: { server: serverFd, client: clientFd },
+    };
+  } finally {
+    if (client) await stopChild(client, 5000);
+    await stopChild(t.child);
+  }
+}
+
+async function scenarioWatch(W: number, plain: boolean): Promise<void> {
+  const rate = watchRate(W);
+  const events = Math.max(5, Math.round(rate * DURATION));
+  const name = plain ? `watch-http-${W}` : `watch-${W}`;
+  log(`${name}: ${W} watchers, ${events} events at ${rate}/s (${W * rate} deliveries/s)${plain ? " [PLAIN HTTP comparison]" : ""}`);
+  const runs: WatchRun[] = [];
+  for (let r = 1; r <= ROUNDS; r++) {
+    for (const kind of ["ours", "fanout"] as const) {
+      const run = await watchRun(kind, W, r, plain);
+      const c = run.client;
+      log(`  round ${r} ${kind.padEnd(7)} delivered ${c.delivered}/${c.expected} complete=${c.complete} p50 ${c.latencyMs.p50} p99 ${c.latencyMs.p99} ms  RSS/watcher ${run.rssPerWatcherKiB} KiB  open ${c.openMs} ms  writes p99 ${c.writes.p99Ms} ms`);
+      runs.push(run);
+    }
+  }
+  const pick = (k: string, f: (r: WatchRun) => number | null) => median(runs.filter((r) => r.target === k).map(f).filter((x): x is number => x !== null));
+  const medians: Record<string, Record<string, number | null>> = {};
+  for (const k of ["ours", "fanout"]) {
+    medians[k] = {
+      p50: pick(k, (r) => r.client.latencyMs.p50), p99: pick(k, (r) => r.client.latencyMs.p99), max: pick(k, (r) => r.client.latencyMs.max),
+      rssPerWatcherKiB: pick(k, (r) => r.rssPerWatcherKiB), heapPerWatcherKiB: pick(k, (r) => r.heapPerWatcherKiB),
+      eldP99Ms: pick(k, (r) => r.eldP99Ms), writeP99Ms: pick(k, (r) => r.client.writes.p99Ms), openMs: pick(k, (r) => r.client.openMs),
+      deliveredFraction: pick(k, (r) => r.client.delivered / r.client.expected),
+    };
+  }
+  const p99Ratio = ratio(medians.ours.p99, medians.fanout.p99);
+  const memRatio = ratio(medians.ours.rssPerWatcherKiB, medians.fanout.rssPerWatcherKiB);
+  const oursComplete = runs.filter((r) => r.target === "ours").every((r) => r.client.complete && r.client.sameOrder);
+  const refComplete = runs.filter((r) => r.target === "fanout").every((r) => r.client.complete && r.client.sameOrder);
+  const targets: TargetCheck[] = plain ? [] : [
+    { name: "every watcher got every event, in RV order", goal: "true", value: oursComplete, met: oursComplete, source: "issue 3" },
+    atMost("delivery p99 vs fan-out reference", p99Ratio, 3, "issue 3", "p99 vs fanout"),
+  ];
+  const notes = [
+    `${events} events of a 1 KiB ConfigMap at ${rate}/s, open loop; latency = write sent -> event line parsed, in the client process.`,
+    "Every run starts fresh server processes (--expose-gc, for a forced GC before each RSS reading) and primes them with 20 watchers x 50 events on another namespace.",
+  ];
+  if (!plain && W >= 1000) targets.push(atMost("server RSS per idle watcher vs fan-out reference (TLS)", memRatio, 1.5, "issue 3", "RSS/watcher vs fanout"));
+  else if (!plain) notes.push(`RSS per idle watcher at W=${W} is within GC/allocator noise (performance.md §7.5): reported, not gated.`);
+  if (plain) notes.unshift("PLAIN HTTP (INSECURE_HTTP=1 / REF_PLAIN_HTTP=1): comparison row only; the main numbers are over TLS.");
+  if (!refComplete) notes.push("the reference itself did not deliver every event in some run (client or machine saturated)");
+  results.push({
+    scenario: name, title: `watch fan-out W=${W}${plain ? " (plain HTTP)" : ""}`,
+    params: { watchers: W, events, ratePerSec: rate, deliveriesPerSec: W * rate, rounds: ROUNDS, transport: plain ? "http" : "https" },
+    runs, medians, ratios: { "p99 vs fanout": p99Ratio, "RSS/watcher vs fanout": memRatio, "p50 vs fanout": ratio(medians.ours.p50, medians.fanout.p50) },
+    targets, notes,
+  });
+}
+
+// --- environment, output -----------------------------------------------------------------------------
+
+function sh(cmd: string, args: string[]): string {
+  try { return execFileSync(cmd, args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim(); } catch { return ""; }
+}
+
+function pkgVersion(name: string): string {
+  try { return (JSON.parse(readFileSync(path.join(ROOT, "node_modules", name, "package.json"), "utf8")) as { version: string }).version; } catch { return "?"; }
+}
+
+function environment(): Record<string, unknown> {
+  const mem = new Database(":memory:");
+  const sqlite = (mem.prepare("SELECT sqlite_version() AS v").get() as { v: string }).v;
+  mem.close();
+  const dirty = sh("git", ["status", "--porcelain", "--", "server.ts", "lib", "bench", "package.json"]).split("\n").filter(Boolean);
+  return {
+    nproc: os.availableParallelism(), cpu: os.cpus()[0]?.model, memGiB: round(os.totalmem() / 2 ** 30, 1), kernel: os.release(),
+    node: process.version, autocannon: pkgVersion("autocannon"), betterSqlite3: pkgVersion("better-sqlite3"), sqlite,
+    gitSha: sh("git", ["rev-parse", "HEAD"]), gitDirtyServerFiles: dirty,
+    openFilesLimit: openFileLimit(),
+    durability: "SQLite WAL, synchronous=FULL (ours: lib/storage default; R-SQL-W: same pragmas)",
+    transport: "HTTPS (TLS 1.3, EC P-256 certificates from lib/tls) on 127.0.0.1 unless a row says plain HTTP",
+    client: "autocannon (programmatic, pipelining 1) in the orchestrator process; bench/watch-client.ts as its own process; all on the same cores",
+  };
+}
+
+function fmt(v: unknown): string {
+  if (v === null || v === undefined) return "-";
+  if (typeof v === "boolean") return v ? "yes" : "NO";
+  if (typeof v === "number") return Math.abs(v) >= 100 ? String(Math.round(v)) : String(round(v, 3));
+  return String(v);
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
+  const line = (r: string[]) => r.map((c, i) => (c ?? "").padEnd(widths[i])).join("  ").trimEnd();
+  return [line(rows[0]), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
+}
+
+function printSummary(out: { env: Record<string, unknown> }): void {
+  const rows: string[][] = [["scenario", "metric", "ours", "ref", "ref name", "ratio", "target", "met"]];
+  for (const s of results) {
+    if (s.error) { rows.push([s.scenario, "ERROR", s.error.split("\n")[0].slice(0, 80), "", "", "", "", "NO"]); continue; }
+    const refName = Object.keys(s.medians).find((k) => k !== "ours") ?? "";
+    const ours = s.medians.ours ?? {}, ref = s.medians[refName] ?? {};
+    if (s.scenario.startsWith("watch")) {
+      const t = (n: string) => s.targets.find((x) => x.name.startsWith(n));
+      const tp = t("delivery p99"), tm = t("server RSS"), tc = t("every watcher");
+      rows.push([s.scenario, "delivery p50 ms", fmt(ours.p50), fmt(ref.p50), refName, fmt(s.ratios["p50 vs fanout"]), "", ""]);
+      rows.push([s.scenario, "delivery p99 ms", fmt(ours.p99), fmt(ref.p99), refName, fmt(s.ratios["p99 vs fanout"]), tp?.goal ?? "", tp ? fmt(tp.met) : ""]);
+      rows.push([s.scenario, "RSS/idle watcher KiB", fmt(ours.rssPerWatcherKiB), fmt(ref.rssPerWatcherKiB), refName, fmt(s.ratios["RSS/watcher vs fanout"]), tm?.goal ?? "", tm ? fmt(tm.met) : ""]);
+      rows.push([s.scenario, "all delivered in order", fmt(tc ? tc.value : ours.deliveredFraction === 1), "", "", "", tc ? "true" : "", tc ? fmt(tc.met) : ""]);
+      rows.push([s.scenario, "server ELD p99 ms", fmt(ours.eldP99Ms), fmt(ref.eldP99Ms), refName, "", "", ""]);
+    } else {
+      for (const [rname, rv] of Object.entries(s.ratios)) {
+        const refKey = rname.replace(/^vs /, "").replace(/ POST$/, "");
+        const tt = s.targets.find((x) => x.ratioKey === rname);
+        const unit = s.scenario === "list-pages" ? "pages/s" : s.scenario === "create" ? "creates/s" : "req/s";
+        rows.push([s.scenario, unit, fmt(ours.rps), fmt(s.medians[refKey]?.rps), refKey + (rname.endsWith("POST") ? " POST" : ""), fmt(rv), tt?.goal ?? "", tt ? fmt(tt.met) : ""]);
+      }
+      rows.push([s.scenario, "p50 / p99 ms", `${fmt(ours.p50)} / ${fmt(ours.p99)}`, `${fmt(ref.p50)} / ${fmt(ref.p99)}`, refName, "", "", ""]);
+      rows.push([s.scenario, "server ELD p99 ms", fmt(ours.eldP99Ms), fmt(ref.eldP99Ms), refName, "", "", ""]);
+      for (const t of s.targets.filter((x) => typeof x.value === "boolean")) rows.push([s.scenario, t.name, fmt(t.value), "", "", "", t.goal, fmt(t.met)]);
+    }
+  }
+  console.log(`\nCluster Core benchmark (${QUICK ? "QUICK smoke run, 1 round: not for comparison" : `${ROUNDS} interleaved rounds`}); medians; ratio = ours / ref`);
+  console.log(table(rows));
+  const e = out.env as { nproc: number; node: string; gitSha: string; loadavgBefore: number[]; loadavgAfter: number[] };
+  console.log(`\nnproc ${e.nproc}, node ${e.node}, git ${String(e.gitSha).slice(0, 12)}, loadavg before ${e.loadavgBefore.join(" ")} after ${e.loadavgAfter.join(" ")}`);
+}
+
+async function main(): Promise<void> {
+  const unknown = SCENARIOS.filter((s) => !ALL_SCENARIOS.includes(s) && !/^watch(-http)?-\d+$/.test(s));
+  if (unknown.length) throw new Error(`unknown scenario(s) ${unknown.join(", ")}; known: ${ALL_SCENARIOS.join(", ")}, watch-<W>, watch-http-<W>`);
+  const started = new Date();
+  const loadBefore = os.loadavg().map((x) => round(x)!);
+  log(`bench: ${QUICK ? "QUICK" : "full"} run, scenarios ${SCENARIOS.join(",")}, ${ROUNDS} round(s), ${DURATION}s runs; scratch ${scratch}`);
+  const guard = async (name: string, fn: () => Promise<void>) => {
+    try { await fn(); } catch (err) {
+      log(`${name} FAILED: ${String((err as Error)?.stack ?? err)}`);
+      results.push({ scenario: name, title: name, params: {}, runs: [], medians: {}, ratios: {}, targets: [], error: String((err as Error)?.message ?? err) });
+      await killAllChildren();
+    }
+  };
+  if (SCENARIOS.includes("create")) await guard("create", scenarioCreate);
+  const reads = ["get", "list", "list-pages"].filter((s) => SCENARIOS.includes(s));
+  if (reads.length) await guard(reads.join("+"), () => scenariosRead(reads));
+  const watchList = new Set<number>();
+  if (SCENARIOS.includes("watch")) WATCHERS.forEach((w) => watchList.add(w));
+  for (const s of SCENARIOS) { const m = /^watch-(\d+)$/.exec(s); if (m) watchList.add(Number(m[1])); }
+  for (const W of [...watchList].sort((a, b) => a - b)) await guard(`watch-${W}`, () => scenarioWatch(W, false));
+  const httpList = new Set<number>();
+  if (SCENARIOS.includes("watch-http")) httpList.add(1000);
+  for (const s of SCENARIOS) { const m = /^watch-http-(\d+)$/.exec(s); if (m) httpList.add(Number(m[1])); }
+  for (const W of [...httpList].sort((a, b) => a - b)) await guard(`watch-http-${W}`, () => scenarioWatch(W, true));
+
+  const out = {
+    benchmark: "cluster-core issue 3 (performance.md §8)", quick: QUICK, startedAt: started.toISOString(), finishedAt: new Date().toISOString(),
+    config: { rounds: ROUNDS, durationS: DURATION, warmupS: WARMUP, scenarios: SCENARIOS, watchers: WATCHERS },
+    env: { ...environment(), loadavgBefore: loadBefore, loadavgAfter: os.loadavg().map((x) => round(x)!) },
+    summary: results.flatMap((s) => s.targets.map((t) => ({ scenario: s.scenario, ...t }))),
+    scenarios: results,
+    cpuProfiles: profDir ? readdirSync(profDir).map((f) => path.join(profDir, f)) : undefined,
+  };
+  const file = env.BENCH_OUT ?? path.join(ROOT, "bench", "results", `${started.toISOString().replace(/[:.]/g, "-")}${QUICK ? "-quick" : ""}.json`);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(`${file}.tmp`, JSON.stringify(out, null, 2) + "\n");
+  renameSync(`${file}.tmp`, file);
+  printSummary(out);
+  console.log(`results: ${path.relative(process.cwd(), file)}`);
+  if (profDir) console.log(`cpu profiles (ours): ${profDir}`);
+}
+
+main()
+  .catch((err) => { console.error(err); process.exitCode = 1; })
+  .finally(async () => { await killAllChildren(); if (!KEEP_TMP) rmSync(scratch, { recursive: true, force: true }); });

@@ -1,0 +1,50 @@
+// For every kind: create from the template, see it in the live list, edit its YAML and save, delete it.
+import { expect, test } from "@playwright/test";
+import { parse, stringify } from "yaml";
+import { kinds } from "../../lib/kinds";
+import { editorText, setEditorText, shot, signIn, uniqueName } from "./support";
+
+const NAMESPACE = "e2e-crud";
+
+test.describe("every kind: create, list, edit, delete", () => {
+  for (const kind of kinds) {
+    test(kind.kind, async ({ page }) => {
+      const name = uniqueName(kind.singular.slice(0, 20));
+      await signIn(page, `/create/${kind.plural}?namespace=${NAMESPACE}`);
+      await expect(page.getByRole("heading", { name: `Create ${kind.kind}${kind.namespaced ? ` in ${NAMESPACE}` : ""}` })).toBeVisible();
+
+      const template = parse(await editorText(page));
+      expect(template.kind).toBe(kind.kind);
+      template.metadata.name = name;
+      await setEditorText(page, stringify(template));
+      await page.getByTestId("create-submit").click();
+
+      const listPath = kind.namespaced ? `/namespaces/${NAMESPACE}/${kind.plural}` : `/${kind.plural}`;
+      await expect(page).toHaveURL(new RegExp(`${listPath}$`));
+      const row = page.locator(`[data-testid=resource-row][data-key="${kind.namespaced ? `${NAMESPACE}/` : ""}${name}"]`);
+      await expect(row).toBeVisible();
+      if (kind.plural === "pods") await shot(page, "list-pods");
+
+      await row.getByRole("link", { name }).click();
+      await expect(page.getByTestId("object-title")).toHaveText(`${kind.kind} ${name}`);
+      await page.getByTestId("tab-yaml").click();
+      await expect(page).toHaveURL(/\?tab=yaml$/);
+
+      const stored = parse(await editorText(page));
+      stored.metadata.labels = { ...(stored.metadata.labels ?? {}), edited: "by-console" };
+      await setEditorText(page, stringify(stored));
+      await page.getByTestId("review-save").click();
+      await expect(page.getByTestId("yaml-diff")).toBeVisible();
+      if (kind.plural === "configmaps") await shot(page, "yaml-diff-before-save");
+      await page.getByTestId("confirm-save").click();
+      await expect(page.getByTestId("save-notice")).toContainText("Saved");
+      expect(parse(await editorText(page)).metadata.labels.edited).toBe("by-console");
+
+      await page.getByTestId("delete-object").click();
+      await expect(page.getByTestId("delete-list")).toContainText(name);
+      await page.getByTestId("confirm-delete").click();
+      await expect(page).toHaveURL(new RegExp(`${listPath}$`));
+      await expect(row).toHaveCount(0);
+    });
+  }
+});

@@ -1,0 +1,72 @@
+// Helpers shared by the console specs: sign-in, kubectl against the server Playwright started, the Monaco
+// model behind an editor, and screenshots saved as test artifacts.
+import { execFile } from "node:child_process";
+import { mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, type Page } from "@playwright/test";
+import { E2E_ADMIN_TOKEN, E2E_DATA_DIR_FILE } from "../playwright.config";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const SCREENSHOT_DIR = path.join(repoRoot, "test-results", "screenshots");
+
+export const ADMIN_TOKEN = E2E_ADMIN_TOKEN;
+
+export function dataDir(): string {
+  return readFileSync(E2E_DATA_DIR_FILE, "utf8").trim();
+}
+
+/** Runs kubectl with the server's admin kubeconfig; rejects with stderr on a non-zero exit. */
+export function kubectl(args: string[], input?: string): Promise<string> {
+  const dir = dataDir();
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      process.env.KUBECTL ?? "/usr/bin/kubectl",
+      [`--kubeconfig=${path.join(dir, "admin.kubeconfig")}`, `--cache-dir=${path.join(dir, "kube-cache")}`, ...args],
+      { timeout: 30_000 },
+      (error, stdout, stderr) => (error ? reject(new Error(`kubectl ${args.join(" ")}: ${stderr || error.message}`)) : resolve(stdout)),
+    );
+    if (input !== undefined) child.stdin?.end(input);
+  });
+}
+
+export async function signIn(page: Page, next = "/"): Promise<void> {
+  await page.goto(`/signin?callbackUrl=${encodeURIComponent(next)}`);
+  await page.getByLabel("Bearer token").fill(ADMIN_TOKEN);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/signin"));
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+}
+
+async function modelUri(page: Page): Promise<string> {
+  const editor = page.getByTestId("yaml-editor");
+  await expect(editor.locator(".monaco-editor")).toBeVisible();
+  return (await editor.getAttribute("data-model-uri"))!;
+}
+
+/** The text of the YAML editor on the page (read from its Monaco model; no typing involved). */
+export async function editorText(page: Page): Promise<string> {
+  const uri = await modelUri(page);
+  return page.evaluate((u) => window.__clusterCoreMonaco!.editor.getModel(window.__clusterCoreMonaco!.Uri.parse(u))!.getValue(), uri);
+}
+
+/** Replaces the editor's text as a user edit (undoable, fires the change events the page listens to). */
+export async function setEditorText(page: Page, text: string): Promise<void> {
+  const uri = await modelUri(page);
+  await page.evaluate(
+    ([u, value]) => {
+      const monaco = window.__clusterCoreMonaco!;
+      const model = monaco.editor.getModel(monaco.Uri.parse(u))!;
+      model.pushEditOperations([], [{ range: model.getFullModelRange(), text: value }], () => null);
+    },
+    [uri, text] as const,
+  );
+}
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+}
