@@ -3,11 +3,13 @@
 // run, the medians and the ratio ours/ref against the targets, and writes bench/results/<timestamp>.json.
 //
 // Environment:
-//   BENCH_QUICK=1            ~1-2 minute smoke run: 1 round, short durations (catches breakage only)
-//   BENCH_SCENARIOS=a,b      any of create,get,list,list-pages,watch,watch-100,watch-1000,watch-5000,watch-http
+//   BENCH_QUICK=1            ~1.5 minute smoke run: 1 round, 3 s runs, W=1000 only, no plain-HTTP row
+//   BENCH_SCENARIOS=a,b      any of create,get,list,list-pages,watch,watch-<W>,watch-http,watch-http-<W>
 //   BENCH_ROUNDS=n           measured rounds per target (default 3; quick 1)
 //   BENCH_DURATION=s         seconds per load run and per watch event phase (default 10; quick 3)
-//   BENCH_WATCHERS=a,b,c     watcher counts for `watch` (default 100,1000,5000)
+//   BENCH_WATCHERS=a,b,c     watcher counts for `watch` (default 100,1000,5000; quick 1000)
+//   BENCH_WATCH_RATE=r       events/s for every W (default 20 at W<=100, 10 at W<=1000, 2 above)
+//   BENCH_SEED=api           seed the 10,000 objects through the HTTPS API instead of in-process (slow)
 //   BENCH_CPU_PROF=1         start our server with --cpu-prof (profiles go to a temp folder, path printed)
 //   BENCH_KEEP_TMP=1         keep the scratch folders (data dirs, fixtures)
 //   BENCH_OUT=path           write the JSON there instead of bench/results/<timestamp>.json
@@ -33,9 +35,11 @@ const QUICK = env.BENCH_QUICK === "1";
 const ROUNDS = Number(env.BENCH_ROUNDS ?? (QUICK ? 1 : 3));
 const DURATION = Number(env.BENCH_DURATION ?? (QUICK ? 3 : 10));
 const WARMUP = QUICK ? 1 : 3;
-const WATCHERS = (env.BENCH_WATCHERS ?? "100,1000,5000").split(",").map(Number).filter((n) => n > 0);
+const WATCHERS = (env.BENCH_WATCHERS ?? (QUICK ? "1000" : "100,1000,5000")).split(",").map(Number).filter((n) => n > 0);
 const ALL_SCENARIOS = ["create", "get", "list", "list-pages", "watch", "watch-http"];
-const SCENARIOS = (env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(",")).split(",").map((s) => s.trim()).filter(Boolean);
+/** Quick mode leaves out the plain-HTTP comparison row unless asked for. */
+const DEFAULT_SCENARIOS = QUICK ? ALL_SCENARIOS.filter((s) => s !== "watch-http") : ALL_SCENARIOS;
+const SCENARIOS = (env.BENCH_SCENARIOS ?? DEFAULT_SCENARIOS.join(",")).split(",").map((s) => s.trim()).filter(Boolean);
 const CPU_PROF = env.BENCH_CPU_PROF === "1";
 const KEEP_TMP = env.BENCH_KEEP_TMP === "1";
 
@@ -98,9 +102,9 @@ function cleanEnv(): NodeJS.ProcessEnv {
 }
 
 let serverSeq = 0;
-async function startOurs(opts: { plain?: boolean; gc?: boolean } = {}): Promise<Target> {
+async function startOurs(opts: { plain?: boolean; gc?: boolean; dataDir?: string } = {}): Promise<Target> {
   const port = await freePort();
-  const dataDir = path.join(scratch, `ours-${++serverSeq}`);
+  const dataDir = opts.dataDir ?? path.join(scratch, `ours-${++serverSeq}`);
   const child = startChild("ours", process.execPath, nodeArgs("server.ts", !!opts.gc, CPU_PROF), {
     cwd: ROOT, ipc: true,
     env: { ...cleanEnv(), PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, CLUSTER_CORE_CONSOLE: "off", NODE_ENV: "production", ...(opts.plain ? { INSECURE_HTTP: "1" } : {}) },
@@ -283,28 +287,65 @@ function httpsJson(t: Target, method: string, p: string, body: unknown, agent: h
 
 const seedName = (i: number) => `cm-${String(i).padStart(5, "0")}`;
 
-/** Creates the 10,000 ConfigMaps through our API and returns them as stored (one JSON per line) + the list RV. */
-async function seed(t: Target): Promise<{ fixture: string; listRv: string; seconds: number }> {
+const seedBody = (i: number) => ({
+  apiVersion: "v1", kind: "ConfigMap", metadata: { name: seedName(i), labels: { app: "bench", shard: String(i % 100) } }, data: { v: FILLER },
+});
+
+/**
+ * BENCH_SEED=store (default): the 10,000 ConfigMaps are created before our server starts, in this process, through
+ * lib/registry's Registry.create over lib/storage's store on the server's data directory: the server's own write
+ * path (defaults, validation, metadata, revision log + current state, group commit) minus HTTP, so the stored
+ * objects are exactly what the API would store. Seeding through the API (BENCH_SEED=api) takes about a minute on
+ * this box because the server commits one write per transaction (see bench/README.md).
+ */
+async function seedStore(dataDir: string): Promise<number> {
+  const t0 = Date.now();
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const { openStore } = await import("../lib/storage");
+  const { Registry } = await import("../lib/registry/registry");
+  const { kinds, kindByPlural } = await import("../lib/kinds");
+  const store = await openStore({ databaseUrl: `file:${path.join(dataDir, "cluster-core.db")}`, compactionWindowSeconds: 300 });
+  const registry = new Registry(store, kinds);
+  const cm = kindByPlural("configmaps")!;
+  let next = 0;
+  const worker = async () => {
+    while (next < SEED_COUNT) {
+      const i = next++;
+      await registry.create(cm, SEED_NS, seedBody(i), { dryRun: false, fieldValidation: "Warn" });
+    }
+  };
+  await Promise.all(Array.from({ length: 256 }, worker));
+  registry.close();
+  await store.close();
+  return (Date.now() - t0) / 1000;
+}
+
+async function seedApi(t: Target): Promise<number> {
   const t0 = Date.now();
   const agent = new https.Agent({ keepAlive: true, maxSockets: 64, ca: readFileSync(t.caFile) });
   let next = 0;
   const worker = async () => {
     while (next < SEED_COUNT) {
       const i = next++;
-      const r = await httpsJson(t, "POST", `/api/v1/namespaces/${SEED_NS}/configmaps`, {
-        apiVersion: "v1", kind: "ConfigMap", metadata: { name: seedName(i), labels: { app: "bench", shard: String(i % 100) } }, data: { v: FILLER },
-      }, agent);
+      const r = await httpsJson(t, "POST", `/api/v1/namespaces/${SEED_NS}/configmaps`, seedBody(i), agent);
       if (r.status !== 201) throw new Error(`seed ${i}: ${r.status} ${r.text.slice(0, 200)}`);
     }
   };
   await Promise.all(Array.from({ length: 64 }, worker));
+  agent.destroy();
+  return (Date.now() - t0) / 1000;
+}
+
+/** The seeded objects as our server serves them (one JSON per line, for bare-http) and the list RV. */
+async function fixtureFrom(t: Target): Promise<{ fixture: string; listRv: string }> {
+  const agent = new https.Agent({ keepAlive: false, ca: readFileSync(t.caFile) });
   const list = await httpsJson(t, "GET", `/api/v1/namespaces/${SEED_NS}/configmaps`, undefined, agent);
   agent.destroy();
   const parsed = JSON.parse(list.text) as { metadata: { resourceVersion: string }; items: unknown[] };
   if (parsed.items.length !== SEED_COUNT) throw new Error(`seed: list has ${parsed.items.length} items`);
   const fixture = path.join(scratch, "fixture.ndjson");
   writeFileSync(fixture, parsed.items.map((o) => JSON.stringify(o)).join("\n") + "\n");
-  return { fixture, listRv: parsed.metadata.resourceVersion, seconds: (Date.now() - t0) / 1000 };
+  return { fixture, listRv: parsed.metadata.resourceVersion };
 }
 
 // --- scenarios: create, get, list, list-pages -----------------------------------------------------------
@@ -353,14 +394,18 @@ async function scenarioCreate(): Promise<void> {
 }
 
 async function scenariosRead(which: string[]): Promise<void> {
-  log(`seeding ${SEED_COUNT} ConfigMaps into namespace ${SEED_NS} through our API`);
-  const ours = await startOurs();
+  const viaApi = env.BENCH_SEED === "api";
+  log(`seeding ${SEED_COUNT} ConfigMaps into namespace ${SEED_NS} ${viaApi ? "through our HTTPS API" : "through lib/registry + lib/storage, before the server starts"}`);
+  const dataDir = path.join(scratch, `ours-${++serverSeq}`);
+  const storeSeconds = viaApi ? 0 : await seedStore(dataDir);
+  const ours = await startOurs({ dataDir });
   let bare: Target | undefined;
   try {
-    const seeded = await seed(ours);
-    log(`  seeded in ${seeded.seconds.toFixed(1)} s (list RV ${seeded.listRv})`);
+    const seconds = viaApi ? await seedApi(ours) : storeSeconds;
+    const seeded = await fixtureFrom(ours);
+    log(`  seeded in ${seconds.toFixed(1)} s (list RV ${seeded.listRv})`);
     bare = await startRef("bare-http", { env: { FIXTURE: seeded.fixture, LIST_RV: seeded.listRv } });
-    const seedNote = `fixture: ${SEED_COUNT} ConfigMaps with 1 KiB data in one namespace, created through our API (${seeded.seconds.toFixed(1)} s); bare-http serves the identical stored JSON`;
+    const seedNote = `fixture: ${SEED_COUNT} ConfigMaps with 1 KiB data in one namespace, created ${viaApi ? "through our API" : "with Registry.create in-process (the server's write path minus HTTP)"} in ${seconds.toFixed(1)} s; bare-http serves the identical stored JSON`;
 
     if (which.includes("get")) {
       const C = 10;

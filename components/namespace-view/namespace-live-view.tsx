@@ -109,7 +109,7 @@ export function NamespaceLiveView({ namespace }: { namespace?: string }) {
             <ol className="space-y-0.5 text-sm">
               {changes.map((c) => (
                 <li key={c.id} className="flex gap-2">
-                  <span className="tabular w-12 shrink-0 text-slate-600">{humanDuration(now - c.at)}</span>
+                  <span className="tabular w-12 shrink-0 text-slate-600 dark:text-slate-400">{humanDuration(now - c.at)}</span>
                   <span className={`w-20 shrink-0 font-mono text-xs leading-5 ${c.type === "DELETED" ? "text-red-700 dark:text-red-300" : c.type === "ADDED" ? "text-green-700 dark:text-green-300" : "text-slate-700 dark:text-slate-300"}`}>
                     {c.type}
                   </span>
@@ -132,7 +132,7 @@ export function NamespaceLiveView({ namespace }: { namespace?: string }) {
         <section aria-label="Events" data-testid="namespace-events">
           <h2 className="mb-2 text-sm font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">Events</h2>
           {!eventList?.data ? (
-            <p className="text-sm text-slate-600">Loading events…</p>
+            <p className="text-sm text-slate-600 dark:text-slate-400">Loading events…</p>
           ) : events.length === 0 ? (
             <p className="text-sm text-slate-600 dark:text-slate-400">No events yet.</p>
           ) : (

@@ -53,7 +53,7 @@ export function EventsPanel({ kindName, namespace, name, now }: { kindName: stri
       {list.error ? (
         <p className="text-sm text-red-800 dark:text-red-300">Could not load events: {list.error.message}</p>
       ) : !list.data ? (
-        <p className="text-sm text-slate-600">Loading events…</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">Loading events…</p>
       ) : events.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-400">No events for this object. New ones appear here as they happen.</p>
       ) : (

@@ -71,7 +71,7 @@ export function MetadataPanel({ kind, obj, now }: { kind: AnyKind; obj: KubeObje
                     </Link>
                   ) : (
                     <span>
-                      {label} <span className="text-slate-600">({ref.apiVersion}, not served here)</span>
+                      {label} <span className="text-slate-600 dark:text-slate-400">({ref.apiVersion}, not served here)</span>
                     </span>
                   )}
                 </li>

@@ -48,7 +48,7 @@ export function ObjectView({ plural, namespace, name }: { plural: string; namesp
           <Link href={listHref(kind, namespace)} className="text-blue-800 hover:underline dark:text-blue-300">
             {kindTitle(kind)}
           </Link>
-          {namespace && <span className="text-slate-600"> · {namespace}</span>}
+          {namespace && <span className="text-slate-600 dark:text-slate-400"> · {namespace}</span>}
         </nav>
         <h1 className="text-lg font-semibold" data-testid="object-title">
           {kind.kind} {name}

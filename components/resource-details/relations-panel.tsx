@@ -45,7 +45,7 @@ export function RelationsPanel({ kind, obj }: { kind: AnyKind; obj: KubeObject }
             {relation ? ` (${relation.pods.length})` : ""}
           </p>
           {!relation ? (
-            <p className="text-slate-600">Loading pods…</p>
+            <p className="text-slate-600 dark:text-slate-400">Loading pods…</p>
           ) : relation.pods.length === 0 ? (
             <p className="text-slate-600 dark:text-slate-400">None.</p>
           ) : (

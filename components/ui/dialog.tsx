@@ -43,7 +43,7 @@ export function Dialog({
             <h2 id={titleId} className="text-base font-semibold">
               {title}
             </h2>
-            <button type="button" onClick={onClose} aria-label="Close" className="rounded px-2 text-xl leading-none text-slate-600 hover:bg-slate-100 dark:hover:bg-slate-800">
+            <button type="button" onClick={onClose} aria-label="Close" className="rounded px-2 text-xl leading-none text-slate-600 dark:text-slate-400 hover:bg-slate-100 dark:hover:bg-slate-800">
               ×
             </button>
           </div>

@@ -39,9 +39,10 @@ export default function YamlDiff({
           fontSize: 13,
           automaticLayout: true,
           scrollBeyondLastLine: false,
+          renderFinalNewline: "on",
           ariaLabel: label,
         }}
-        loading={<div className="p-4 text-sm text-slate-600">Loading diff…</div>}
+        loading={<div className="p-4 text-sm text-slate-600 dark:text-slate-400">Loading diff…</div>}
       />
     </div>
   );

@@ -77,9 +77,11 @@ export default function YamlEditor({ path, value, onChange, schema, markers, rea
           automaticLayout: true,
           ariaLabel: label,
           renderWhitespace: "boundary",
+          // Monaco dims the number of the final empty line below WCAG contrast; show it normally.
+          renderFinalNewline: "on",
           quickSuggestions: { other: true, comments: false, strings: true },
         }}
-        loading={<div className="p-4 text-sm text-slate-600">Loading editor…</div>}
+        loading={<div className="p-4 text-sm text-slate-600 dark:text-slate-400">Loading editor…</div>}
       />
     </div>
   );

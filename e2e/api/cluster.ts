@@ -162,24 +162,42 @@ export function describe(events: WatchEvent[], max = 60): string {
   return parts.length > max ? `${parts.slice(0, max).join(", ")} … (+${parts.length - max})` : parts.join(", ");
 }
 
+const sharedDirs = new Set<string>();
+process.once("exit", () => {
+  if (process.env.E2E_KEEP_DATA) return;
+  for (const d of sharedDirs) rmSync(d, { recursive: true, force: true });
+});
+
 /**
- * Starts `count` server processes on one SQLite file (DATABASE_URL=file:<temp dir>/cluster-core.db; each
- * process has its own DATA_DIR, hence its own CA and token). Every process tails the shared revision log.
+ * Starts `count` server processes on one store: by default one SQLite file (DATABASE_URL=file:<temp
+ * dir>/cluster-core.db), or `databaseUrl` (e.g. a PostgreSQL database from freshPostgresDatabase). Each process
+ * has its own DATA_DIR, hence its own CA and token. Every process tails the shared revision log.
  */
-export async function startSharedServers(count: number, opts: StartOptions = {}): Promise<Server[]> {
-  const dbDir = mkdtempSync(path.join(os.tmpdir(), "cluster-core-shared-db-"));
-  sharedDirs.add(dbDir);
-  const env = { ...(opts.env ?? {}), DATABASE_URL: `file:${path.join(dbDir, "cluster-core.db")}` };
+export async function startSharedServers(count: number, opts: StartOptions = {}, databaseUrl?: string): Promise<Server[]> {
+  let url = databaseUrl;
+  if (!url) {
+    const dbDir = mkdtempSync(path.join(os.tmpdir(), "cluster-core-shared-db-"));
+    sharedDirs.add(dbDir);
+    url = `file:${path.join(dbDir, "cluster-core.db")}`;
+  }
+  const env = { ...(opts.env ?? {}), DATABASE_URL: url };
   // The first process creates the schema; the others start once it is ready.
   const first = await startServer({ ...opts, env });
   const rest = await Promise.all(Array.from({ length: count - 1 }, () => startServer({ ...opts, env })));
   return [first, ...rest];
 }
 
-const sharedDirs = new Set<string>();
-process.once("exit", () => {
-  if (process.env.E2E_KEEP_DATA) return;
-  for (const d of sharedDirs) rmSync(d, { recursive: true, force: true });
-});
+/** A new, empty database on the PostgreSQL server `serverUrl` names (as lib/registry/conformance.test.ts does). */
+export async function freshPostgresDatabase(serverUrl: string): Promise<string> {
+  const { default: pg } = await import("pg");
+  const name = `cc_e2e_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const u = new URL(serverUrl);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

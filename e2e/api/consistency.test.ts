@@ -4,11 +4,12 @@
 // sequence of (type, name, resourceVersion) must be exactly what the log implies after its start: no gap, no
 // duplicate, no reordering. The reference is a watcher started before the first write, itself checked
 // against the writers' acknowledged responses and against revision contiguity (nothing else writes to these
-// servers). Then the same with two server processes on one SQLite file, writers and watchers on both.
+// servers). Then the same with two server processes on one SQLite file, writers and watchers on both (and on
+// one PostgreSQL database when TEST_PG_URL names a server).
 //
 // The run is seeded: E2E_SEED=<n> replays one (the seed is in every failure message).
 import { afterAll, describe, expect, test } from "vitest";
-import { openWatch, sleep, startSharedServers, type WatchEvent, type WatchStream } from "./cluster";
+import { freshPostgresDatabase, openWatch, sleep, startSharedServers, type WatchEvent, type WatchStream } from "./cluster";
 import { startServer, stopAll, type Server } from "./harness";
 
 afterAll(async () => {
@@ -304,30 +305,58 @@ describe("randomized watch consistency", () => {
     await Promise.all(servers.map((s) => s.stop()));
   });
 
+  // PostgreSQL too when TEST_PG_URL names a server (a fresh database is made for the run).
+  test.runIf(!!process.env.TEST_PG_URL)("two processes on one PostgreSQL database: every watcher sees every write, in revision order", { timeout: 120_000 }, async () => {
+    const servers = await startSharedServers(2, {}, await freshPostgresDatabase(process.env.TEST_PG_URL!));
+    const result = await randomizedRun(servers, "consistency-pg", { writers: 6, opsPerWriter: 60, watchers: 16, seed: SEED + 2 });
+    expect(result.events, `seed ${SEED + 2}: the run produced events`).toBeGreaterThan(80);
+    await Promise.all(servers.map((s) => s.stop()));
+  });
+
   test("two processes: a consistent read on one process sees what the other acknowledged", { timeout: 60_000 }, async () => {
     const [a, b] = await startSharedServers(2);
     const ns = "consistency-ryw";
     const misses: string[] = [];
-    for (let i = 0; i < 6; i++) {
-      const [writer, reader] = i % 2 === 0 ? [a, b] : [b, a];
-      const created = await writer.request("POST", cmPath(ns), { body: { metadata: { name: `cm-${i}` }, data: { i: String(i) } } });
+    // Each read form, right after a write acknowledged by the other process. A read that catches up with the
+    // log makes the following ones pass too, so every form gets to be the first read after a write (in both
+    // directions), and the first two rounds are the very first cross-process reads of each process.
+    type Check = (reader: Server, name: string, rev: string) => Promise<string | undefined>;
+    const initialHas = async (reader: Server, q: string, name: string) => {
+      const w = await openWatch(reader, `${cmPath(ns)}?watch=true${q}`);
+      const gotBookmark = await w.until((evs) => evs.some((e) => e.type === "BOOKMARK"), 5_000).then(() => true, () => false);
+      w.close();
+      if (!gotBookmark) return "no initial-events-end bookmark";
+      const initial = w.events.slice(0, w.events.findIndex((e) => e.type === "BOOKMARK"));
+      return initial.some((e) => e.object?.metadata?.name === name) ? undefined : "not in the initial state (before the bookmark)";
+    };
+    const checks: [string, Check][] = [
+      ["GET (RV unset)", async (r, name) => {
+        const got = await r.request("GET", cmPath(ns, name));
+        return got.status === 200 ? undefined : `${got.status}`;
+      }],
+      ["list (RV unset)", async (r, name, rev) => {
+        const list = await r.request("GET", cmPath(ns));
+        if (!(list.body.items as any[]).some((o) => o.metadata.name === name)) return "missing";
+        return Number(list.body.metadata.resourceVersion) >= Number(rev) ? undefined : `list RV ${list.body.metadata.resourceVersion} < ${rev}`;
+      }],
+      ["watch (RV unset, allowWatchBookmarks)", (r, name) => initialHas(r, "&allowWatchBookmarks=true", name)],
+      ["watch-list (RV unset)", (r, name) => initialHas(r, "&allowWatchBookmarks=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan", name)],
+      ["GET ?resourceVersion=<the write's RV>", async (r, name, rev) => {
+        const got = await r.request("GET", `${cmPath(ns, name)}?resourceVersion=${rev}`);
+        return got.status === 200 ? undefined : `${got.status}`;
+      }],
+    ];
+    for (let i = 0; i < 2 * checks.length; i++) {
+      const [writer, reader, dir] = i % 2 === 0 ? [a, b, "A->B"] : [b, a, "B->A"];
+      const name = `cm-${i}`;
+      const created = await writer.request("POST", cmPath(ns), { body: { metadata: { name }, data: { i: String(i) } } });
       expect(created.status, created.text).toBe(201);
-      const got = await reader.request("GET", cmPath(ns, `cm-${i}`));
-      if (got.status !== 200) misses.push(`GET cm-${i} on the other process: ${got.status}`);
-      const list = await reader.request("GET", cmPath(ns));
-      if (!(list.body.items as any[]).some((o) => o.metadata.name === `cm-${i}`)) misses.push(`list after cm-${i} on the other process misses it`);
-      else if (Number(list.body.metadata.resourceVersion) < Number(created.body.metadata.resourceVersion)) misses.push(`list RV older than the write cm-${i}`);
-      // A watch with resourceVersion unset starts from a consistent snapshot too, and so does a watch-list
-      // without resourceVersion. (The initial events arrive at once; a second is plenty.)
-      for (const q of ["", "&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true"]) {
-        const w = await openWatch(reader, `${cmPath(ns)}?watch=true${q}`);
-        const seen = await w.until((evs) => evs.some((e) => e.object?.metadata?.name === `cm-${i}`), 1_000).then(() => true, () => false);
-        w.close();
-        if (!seen) misses.push(`watch${q ? "-list" : ""} (RV unset) after cm-${i} on the other process misses it`);
+      const rev = created.body.metadata.resourceVersion as string;
+      for (let j = 0; j < checks.length; j++) {
+        const [label, check] = checks[(i + j) % checks.length];
+        const problem = await check(reader, name, rev);
+        if (problem) misses.push(`round ${i} ${dir}, ${j === 0 ? "first read" : `read #${j + 1}`}: ${label} of ${name}: ${problem}`);
       }
-      // A GET at the written revision waits for it.
-      const at = await reader.request("GET", `${cmPath(ns, `cm-${i}`)}?resourceVersion=${created.body.metadata.resourceVersion}`);
-      if (at.status !== 200) misses.push(`GET cm-${i}?resourceVersion=<its RV> on the other process: ${at.status}`);
     }
     expect(misses).toEqual([]);
     await Promise.all([a.stop(), b.stop()]);

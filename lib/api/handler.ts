@@ -164,7 +164,7 @@ function openapi(rt: ApiRuntime, version: "v2" | "v3", path: string, pretty: boo
 
 async function readObjectBody(req: ApiRequest, kind: AnyKind): Promise<unknown> {
   const type = bodyType(req.header("content-type"));
-  if (type !== "json" && type !== "yaml") throw unsupportedBody(false);
+  if (type !== "json" && type !== "yaml" && type !== "protobuf") throw unsupportedBody(false);
   return decodeBody(await req.body(MAX_BODY_BYTES), type, kind.kind);
 }
 
@@ -205,7 +205,8 @@ async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, 
     case "DELETE": {
       if (subresource) throw errors.methodNotAllowed();
       const raw = await req.body(MAX_BODY_BYTES);
-      const body = raw.length ? decodeBody(raw, bodyType(req.header("content-type")) === "yaml" ? "yaml" : "json", "DeleteOptions") : undefined;
+      const deleteType = bodyType(req.header("content-type"));
+      const body = raw.length ? decodeBody(raw, deleteType === "yaml" || deleteType === "protobuf" ? deleteType : "json", "DeleteOptions") : undefined;
       const opts = parseDeleteOptions(q, body as Record<string, unknown> | undefined);
       if (name !== undefined) { answer = await reg.delete(kind, ns, name, opts); break; }
       if (info.unscoped) throw errors.methodNotAllowed();

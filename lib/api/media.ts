@@ -1,6 +1,7 @@
 // Content negotiation: which representation a client accepts (JSON, YAML, Table, PartialObjectMetadata)
 // and how request bodies are decoded. Protobuf is not offered: every client we serve lists JSON too.
 import { parseAllDocuments } from "yaml";
+import { decodeProtobufBody } from "../codec/protobuf";
 import { errors } from "./errors";
 
 export type OutputFormat = "json" | "yaml" | "table" | "metadata";
@@ -43,11 +44,12 @@ export function negotiate(accept: string | undefined, opts: { watch?: boolean; l
   throw errors.notAcceptable(opts.watch ? OFFERED_WATCH : OFFERED);
 }
 
-export type BodyType = "json" | "yaml" | "json-patch" | "merge-patch" | "strategic-merge-patch" | "apply-patch";
+export type BodyType = "json" | "yaml" | "protobuf" | "json-patch" | "merge-patch" | "strategic-merge-patch" | "apply-patch";
 
 const BODY_TYPES: Record<string, BodyType> = {
   "application/json": "json",
   "application/yaml": "yaml",
+  "application/vnd.kubernetes.protobuf": "protobuf",
   "application/json-patch+json": "json-patch",
   "application/merge-patch+json": "merge-patch",
   "application/strategic-merge-patch+json": "strategic-merge-patch",
@@ -83,6 +85,7 @@ export function decodeBody(raw: Buffer, type: BodyType, typeName: string): unkno
 }
 
 function decodeText(raw: Buffer, type: BodyType, typeName: string): unknown {
+  if (type === "protobuf") return decodeProtobufBody(raw, { kind: typeName, apiVersion: typeName === "DeleteOptions" ? undefined : "v1" }).object;
   const text = raw.toString("utf8");
   if (type === "yaml" || type === "apply-patch") {
     let docs;
@@ -111,4 +114,4 @@ function decodeText(raw: Buffer, type: BodyType, typeName: string): unknown {
 
 export const unsupportedBody = (patch: boolean) => patch
   ? errors.unsupportedMediaType("application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json")
-  : errors.unsupportedMediaType("application/json, application/yaml");
+  : errors.unsupportedMediaType("application/json, application/yaml, application/vnd.kubernetes.protobuf");

@@ -1,5 +1,10 @@
+import { field, type FieldError } from "../api/errors";
+import { dnsSubdomainNameErrors, validateDNS1123Label } from "../validation/dns-names";
+import { validateIP, validateNonSpecialIP } from "../validation/ip";
+import { portNumberErrors } from "../validation/port";
 import { ageColumn, column, joinHostPort, nameColumn, NONE } from "./columns";
 import { defineKind } from "./define-kind";
+import { endpointsSchema } from "./schema/endpoints";
 import type { ObjectReference } from "./shared/object-reference";
 import type { KubeObject } from "./types";
 
@@ -60,10 +65,60 @@ function formatEndpoints(endpoints: Endpoints): string {
   return more ? `${list} + ${count - maxShown} more...` : list;
 }
 
+// --- strategy -----------------------------------------------------------------------------------------------
+
+/** Every subset port without a protocol speaks TCP (SetDefaults_Endpoints). */
+function applyDefaults(ep: Endpoints): void {
+  for (const subset of ep.subsets ?? []) {
+    for (const port of subset?.ports ?? []) if (port && !port.protocol) port.protocol = "TCP";
+  }
+}
+
+function validateAddress(address: EndpointAddress | undefined, path: string): FieldError[] {
+  const ip = typeof address?.ip === "string" ? address.ip : "";
+  const errors = validateIP(ip, `${path}.ip`);
+  if (address?.hostname) errors.push(...validateDNS1123Label(address.hostname, `${path}.hostname`));
+  if (address?.nodeName !== undefined && address.nodeName !== null) {
+    for (const m of dnsSubdomainNameErrors(address.nodeName)) errors.push(field.invalid(`${path}.nodeName`, address.nodeName, m));
+  }
+  errors.push(...validateNonSpecialIP(ip, `${path}.ip`));
+  return errors;
+}
+
+function validatePort(port: EndpointPort | undefined, requireName: boolean, path: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const name = port?.name ?? "";
+  if (requireName && !name) errors.push(field.required(`${path}.name`));
+  else if (name) errors.push(...validateDNS1123Label(name, `${path}.name`));
+  const number = typeof port?.port === "number" ? port.port : 0;
+  for (const m of portNumberErrors(number)) errors.push(field.invalid(`${path}.port`, number, m));
+  const protocol = port?.protocol ?? "";
+  if (!protocol) errors.push(field.required(`${path}.protocol`));
+  else if (!["SCTP", "TCP", "UDP"].includes(protocol)) errors.push(field.notSupported(`${path}.protocol`, protocol, ["SCTP", "TCP", "UDP"]));
+  return errors;
+}
+
+/** validateEndpointSubsets: each subset has addresses, every address a usable IP, every port a name when several. */
+function validate(ep: Endpoints): FieldError[] {
+  const errors: FieldError[] = [];
+  (ep.subsets ?? []).forEach((subset, i) => {
+    const path = `subsets[${i}]`;
+    const addresses = subset?.addresses ?? [];
+    const notReady = subset?.notReadyAddresses ?? [];
+    const ports = subset?.ports ?? [];
+    if (addresses.length === 0 && notReady.length === 0) errors.push(field.required(path, "must specify `addresses` or `notReadyAddresses`"));
+    addresses.forEach((a, j) => errors.push(...validateAddress(a, `${path}.addresses[${j}]`)));
+    notReady.forEach((a, j) => errors.push(...validateAddress(a, `${path}.notReadyAddresses[${j}]`)));
+    ports.forEach((p, j) => errors.push(...validatePort(p, ports.length > 1, `${path}.ports[${j}]`)));
+  });
+  return errors;
+}
+
 // --- declaration ----------------------------------------------------------------------------------------------
 
 export const endpoints = defineKind<Endpoints>({
   kind: "Endpoints",
+  schema: endpointsSchema,
   plural: "endpoints",
   singular: "endpoints",
   shortNames: ["ep"],
@@ -99,4 +154,7 @@ export const endpoints = defineKind<Endpoints>({
       },
     ],
   },
+
+  applyDefaults,
+  validate,
 });

@@ -1,5 +1,9 @@
+import { field, type FieldError } from "../api/errors";
+import { dns1123SubdomainErrors, byteLength } from "../validation/dns-names";
+import { qualifiedNameErrors } from "../validation/labels";
 import { column, metadataDescriptions, timestampSince } from "./columns";
 import { defineKind } from "./define-kind";
+import { eventSchema } from "./schema/event";
 import type { ObjectReference } from "./shared/object-reference";
 import type { KubeObject } from "./types";
 
@@ -62,10 +66,53 @@ function source(event: Event): string {
   return instance ? `${component}, ${instance}` : component;
 }
 
+// --- strategy -----------------------------------------------------------------------------------------------
+
+const str = (value: unknown) => (typeof value === "string" ? value : "");
+
+/**
+ * legacyValidateEvent, the only check core/v1 applies (creates and updates alike): the involved object's namespace
+ * agrees with the event's; an event with eventTime (the newer shape) names its reporter, action and reason within
+ * their limits; the namespace is a DNS subdomain. `type` is not checked on this API (events.k8s.io does that).
+ */
+function validate(ev: Event): FieldError[] {
+  const errors: FieldError[] = [];
+  const namespace = str(ev.metadata?.namespace);
+  const involvedNamespace = str(ev.involvedObject?.namespace);
+  const mismatch = () => field.invalid("involvedObject.namespace", involvedNamespace, "does not match event.namespace");
+  if (!ev.eventTime) {
+    if (!involvedNamespace) {
+      // An event about a cluster-scoped object lives in no namespace, or in "default" for old clients.
+      if (namespace !== "" && namespace !== "default") errors.push(mismatch());
+    } else if (namespace !== involvedNamespace) {
+      errors.push(mismatch());
+    }
+  } else {
+    if (!involvedNamespace && namespace !== "default" && namespace !== "kube-system") errors.push(mismatch());
+    const controller = str(ev.reportingComponent);
+    if (!controller) errors.push(field.required("reportingController"));
+    for (const m of qualifiedNameErrors(controller)) errors.push(field.invalid("reportingController", controller, m));
+    const instance = str(ev.reportingInstance);
+    if (!instance) errors.push(field.required("reportingInstance"));
+    if (byteLength(instance) > 128) errors.push(field.invalid("reportingInstance", "", "can have at most 128 characters"));
+    const action = str(ev.action);
+    if (!action) errors.push(field.required("action"));
+    if (byteLength(action) > 128) errors.push(field.invalid("action", "", "can have at most 128 characters"));
+    const reason = str(ev.reason);
+    if (!reason) errors.push(field.required("reason"));
+    if (byteLength(reason) > 128) errors.push(field.invalid("reason", "", "can have at most 128 characters"));
+    if (byteLength(str(ev.message)) > 1024) errors.push(field.invalid("message", "", "can have at most 1024 characters"));
+  }
+  // The registry always sets the namespace before validating; an empty one is metadata validation's to report.
+  if (namespace) for (const m of dns1123SubdomainErrors(namespace)) errors.push(field.invalid("namespace", namespace, m));
+  return errors;
+}
+
 // --- declaration ----------------------------------------------------------------------------------------------
 
 export const event = defineKind<Event>({
   kind: "Event",
+  schema: eventSchema,
   plural: "events",
   singular: "event",
   shortNames: ["ev"],
@@ -124,4 +171,6 @@ export const event = defineKind<Event>({
     source: { component: "default-scheduler" },
     count: 1,
   },
+
+  validate,
 });

@@ -1,5 +1,8 @@
+import { canonicalizeResourceList, resourceListDecodeError } from "../validation/quantity";
+import { validateLimitRangeSpec } from "../validation/limit-range-spec";
 import { column, metadataDescriptions, nameColumn } from "./columns";
 import { defineKind } from "./define-kind";
+import { limitRangeSchema } from "./schema/limit-range";
 import type { ResourceList } from "./shared/resource-list";
 import type { KubeObject } from "./types";
 
@@ -25,8 +28,51 @@ function createdAt(timestamp: string | null | undefined): string {
   return Number.isNaN(at) ? zeroTime : new Date(at).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
+// --- strategy -----------------------------------------------------------------------------------------------
+
+const quantityMaps = ["max", "min", "default", "defaultRequest", "maxLimitRequestRatio"] as const;
+
+/** A quantity the decoder would refuse, in any of an item's maps. */
+function decodeError(lr: LimitRange): string | undefined {
+  for (const item of lr.spec?.limits ?? []) {
+    for (const key of quantityMaps) {
+      const error = resourceListDecodeError(item?.[key]);
+      if (error) return error;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * SetDefaults_LimitRangeItem (Container items: default ← max, defaultRequest ← default, then ← min) and the
+ * milli rounding / canonical form of every quantity.
+ */
+function applyDefaults(lr: LimitRange): void {
+  for (const item of lr.spec?.limits ?? []) {
+    if (!item || typeof item !== "object") continue;
+    for (const key of quantityMaps) canonicalizeResourceList(item[key]);
+    if (item.type !== "Container") continue;
+    const defaults: ResourceList = { ...(item.default ?? {}) };
+    const requests: ResourceList = { ...(item.defaultRequest ?? {}) };
+    for (const [name, value] of Object.entries(item.max ?? {})) if (!(name in defaults)) defaults[name] = value;
+    for (const [name, value] of Object.entries(defaults)) if (!(name in requests)) requests[name] = value;
+    for (const [name, value] of Object.entries(item.min ?? {})) if (!(name in requests)) requests[name] = value;
+    // Empty maps are omitted on the wire, so only non-empty ones are set.
+    if (Object.keys(defaults).length) item.default = defaults;
+    if (Object.keys(requests).length) item.defaultRequest = requests;
+  }
+}
+
+/** kube-apiserver names an unnamed LimitRange with a random UUID (its strategy's PrepareForCreate). */
+function prepareForCreate(lr: LimitRange): void {
+  if (lr.metadata && !lr.metadata.name && !lr.metadata.generateName) lr.metadata.name = globalThis.crypto.randomUUID();
+}
+
+// --- declaration --------------------------------------------------------------------------------------------
+
 export const limitRange = defineKind<LimitRange>({
   kind: "LimitRange",
+  schema: limitRangeSchema,
   plural: "limitranges",
   singular: "limitrange",
   shortNames: ["limits"],
@@ -67,4 +113,9 @@ export const limitRange = defineKind<LimitRange>({
       ],
     },
   },
+
+  decodeError,
+  applyDefaults,
+  prepareForCreate,
+  validate: (lr) => validateLimitRangeSpec(lr.spec),
 });

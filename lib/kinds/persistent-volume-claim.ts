@@ -1,5 +1,6 @@
 import { ageColumn, column, formatAccessModes, formatQuantity, nameColumn, UNSET } from "./columns";
 import { defineKind } from "./define-kind";
+import { persistentVolumeClaimSchema } from "./schema/persistent-volume-claim";
 import { betaStorageClassAnnotation } from "./persistent-volume";
 import type { LabelSelector } from "./shared/label-selector";
 import type { ResourceList, ResourceRequirements } from "./shared/resource-list";
@@ -33,6 +34,7 @@ const optionalString = (value: unknown) => (typeof value === "string" ? value : 
 
 export const persistentVolumeClaim = defineKind<PersistentVolumeClaim>({
   kind: "PersistentVolumeClaim",
+  schema: persistentVolumeClaimSchema,
   plural: "persistentvolumeclaims",
   singular: "persistentvolumeclaim",
   shortNames: ["pvc"],

@@ -1,5 +1,6 @@
 import { ageColumn, column, formatAccessModes, formatQuantity, nameColumn, UNSET } from "./columns";
 import { defineKind } from "./define-kind";
+import { persistentVolumeSchema } from "./schema/persistent-volume";
 import type { ObjectReference } from "./shared/object-reference";
 import type { ResourceList } from "./shared/resource-list";
 import type { PersistentVolumeSource } from "./shared/volume-source";
@@ -38,6 +39,7 @@ const optionalString = (value: unknown) => (typeof value === "string" ? value : 
 
 export const persistentVolume = defineKind<PersistentVolume>({
   kind: "PersistentVolume",
+  schema: persistentVolumeSchema,
   plural: "persistentvolumes",
   singular: "persistentvolume",
   shortNames: ["pv"],

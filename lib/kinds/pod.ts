@@ -1,5 +1,6 @@
 import { ageColumn, column, humanDuration, nameColumn, NONE } from "./columns";
 import { defineKind } from "./define-kind";
+import { podSchema } from "./schema/pod";
 import type { Container, SELinuxOptions } from "./shared/container";
 import type { LabelSelector, LabelSelectorRequirement } from "./shared/label-selector";
 import type { LocalObjectReference } from "./shared/object-reference";
@@ -310,6 +311,7 @@ function readinessGates(pod: Pod): string {
 
 export const pod = defineKind<Pod>({
   kind: "Pod",
+  schema: podSchema,
   plural: "pods",
   singular: "pod",
   shortNames: ["po"],

@@ -1,5 +1,6 @@
 import { ageColumn, column, formatQuantity, nameColumn } from "./columns";
 import { defineKind } from "./define-kind";
+import { resourceQuotaSchema } from "./schema/resource-quota";
 import type { ResourceList } from "./shared/resource-list";
 import type { KubeObject } from "./types";
 
@@ -25,6 +26,7 @@ function usage(quota: ResourceQuota, limits: boolean): string {
 
 export const resourceQuota = defineKind<ResourceQuota>({
   kind: "ResourceQuota",
+  schema: resourceQuotaSchema,
   plural: "resourcequotas",
   singular: "resourcequota",
   shortNames: ["quota"],

@@ -1,7 +1,11 @@
 import { field, type FieldError } from "../api/errors";
+import { validateConfigKeys } from "../validation/config-key";
+import { jsonObjectError } from "../validation/json-object";
+import { semanticEqual } from "../validation/semantic-equal";
 import { ageColumn, column, nameColumn } from "./columns";
 import { defineKind } from "./define-kind";
-import { base64DecodedLength, encodeUtf8Base64 } from "./shared/base64";
+import { secretSchema } from "./schema/secret";
+import { base64DecodedLength, decodeBase64, encodeUtf8Base64 } from "./shared/base64";
 import type { KubeObject } from "./types";
 
 export interface Secret extends KubeObject {
@@ -11,6 +15,9 @@ export interface Secret extends KubeObject {
   stringData?: Record<string, string>;
   type?: string;
 }
+
+/** The annotation a service-account-token secret must carry. */
+export const serviceAccountNameAnnotation = "kubernetes.io/service-account.name";
 
 /** Total decoded bytes allowed in `data` (kube-apiserver rejects only strictly more). */
 export const maxSecretSize = 1048576;
@@ -48,8 +55,44 @@ function applyDefaults(secret: Secret): void {
   if (!secret.type) secret.type = "Opaque";
 }
 
+/** The bytes of a data value (empty when absent or undecodable). */
+const bytesOf = (value: unknown): Uint8Array => (typeof value === "string" ? decodeBase64(value) : undefined) ?? new Uint8Array();
+
+/** A docker config value must decode as a JSON object (Go's error text otherwise; the contents stay redacted). */
+function dockerConfigErrors(secret: Secret, key: string): FieldError[] {
+  const data = secret.data ?? {};
+  if (!(key in data)) return [field.required(`data[${key}]`)];
+  const error = jsonObjectError(new TextDecoder().decode(bytesOf(data[key])));
+  return error ? [field.invalid(`data[${key}]`, "<secret contents redacted>", error)] : [];
+}
+
+/** The keys (or annotation) each built-in secret type requires (ValidateSecret's type switch). */
+function typeErrors(secret: Secret): FieldError[] {
+  const data = secret.data ?? {};
+  switch (secret.type) {
+    case "kubernetes.io/service-account-token":
+      return secret.metadata?.annotations?.[serviceAccountNameAnnotation]
+        ? []
+        : [field.required(`metadata.annotations[${serviceAccountNameAnnotation}]`)];
+    case "kubernetes.io/dockercfg":
+      return dockerConfigErrors(secret, ".dockercfg");
+    case "kubernetes.io/dockerconfigjson":
+      return dockerConfigErrors(secret, ".dockerconfigjson");
+    case "kubernetes.io/basic-auth":
+      // Either may be empty, but one of the two keys must be there.
+      return "username" in data || "password" in data ? [] : [field.required("data[username]"), field.required("data[password]")];
+    case "kubernetes.io/ssh-auth":
+      return bytesOf(data["ssh-privatekey"]).length ? [] : [field.required("data[ssh-privatekey]")];
+    case "kubernetes.io/tls":
+      return ["tls.crt", "tls.key"].filter((k) => !(k in data)).map((k) => field.required(`data[${k}]`));
+    default:
+      return [];
+  }
+}
+
+/** ValidateSecret: data keys, total decoded size, then what the secret's type requires. */
 function validate(secret: Secret): FieldError[] {
-  const errors: FieldError[] = [];
+  const errors = validateConfigKeys(secret.data, "data");
   let total = 0;
   for (const [key, value] of Object.entries(secret.data ?? {})) {
     // Undecodable values are normally refused earlier as a 400 (decodeError); this keeps them out of storage
@@ -62,6 +105,23 @@ function validate(secret: Secret): FieldError[] {
     }
   }
   if (total > maxSecretSize) errors.push(field.tooLong("data", maxSecretSize));
+  errors.push(...typeErrors(secret));
+  return errors;
+}
+
+/** An update that names no type keeps the stored one (defaulting normally fills it first). */
+function prepareForUpdate(secret: Secret, old: Secret): void {
+  if (!secret.type) secret.type = old.type;
+}
+
+/** The type never changes; an immutable secret keeps its data and immutability. */
+function validateUpdate(secret: Secret, old: Secret): FieldError[] {
+  const errors = (secret.type ?? "") === (old.type ?? "") ? [] : [field.invalid("type", secret.type ?? "", "field is immutable")];
+  if (old.immutable === true) {
+    const message = "field is immutable when `immutable` is set";
+    if (secret.immutable !== true) errors.push(field.forbidden("immutable", message));
+    if (!semanticEqual(secret.data, old.data)) errors.push(field.forbidden("data", message));
+  }
   return errors;
 }
 
@@ -69,6 +129,7 @@ function validate(secret: Secret): FieldError[] {
 
 export const secret = defineKind<Secret>({
   kind: "Secret",
+  schema: secretSchema,
   plural: "secrets",
   singular: "secret",
   shortNames: [],
@@ -110,4 +171,6 @@ export const secret = defineKind<Secret>({
   decodeError,
   applyDefaults,
   validate,
+  prepareForUpdate,
+  validateUpdate,
 });

@@ -1,5 +1,6 @@
 import { column, nameColumn, NONE } from "./columns";
 import { defineKind } from "./define-kind";
+import { securityContextConstraintsSchema } from "./schema/security-context-constraints";
 import type { SELinuxOptions } from "./shared/container";
 import type { KubeObject } from "./types";
 
@@ -50,6 +51,7 @@ function jsonPathCell(value: unknown, alwaysSerialised: boolean): string {
 
 export const securityContextConstraints = defineKind<SecurityContextConstraints>({
   kind: "SecurityContextConstraints",
+  schema: securityContextConstraintsSchema,
   plural: "securitycontextconstraints",
   singular: "securitycontextconstraints",
   shortNames: ["scc"],

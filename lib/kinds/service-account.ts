@@ -1,5 +1,6 @@
 import { ageColumn, column, nameColumn } from "./columns";
 import { defineKind } from "./define-kind";
+import { serviceAccountSchema } from "./schema/service-account";
 import type { LocalObjectReference, ObjectReference } from "./shared/object-reference";
 import type { KubeObject } from "./types";
 
@@ -17,6 +18,7 @@ function canonicalize(sa: ServiceAccount): void {
 
 export const serviceAccount = defineKind<ServiceAccount>({
   kind: "ServiceAccount",
+  schema: serviceAccountSchema,
   plural: "serviceaccounts",
   singular: "serviceaccount",
   shortNames: ["sa"],

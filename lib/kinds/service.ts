@@ -1,5 +1,6 @@
 import { ageColumn, column, formatLabels, nameColumn, NONE } from "./columns";
 import { defineKind } from "./define-kind";
+import { serviceSchema } from "./schema/service";
 import type { KubeObject } from "./types";
 
 export interface ServicePort {
@@ -84,6 +85,7 @@ function ports(service: Service): string {
 
 export const service = defineKind<Service>({
   kind: "Service",
+  schema: serviceSchema,
   plural: "services",
   singular: "service",
   shortNames: ["svc"],

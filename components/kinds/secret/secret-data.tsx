@@ -41,14 +41,16 @@ export function SecretData({ data }: { data: Record<string, string> | undefined 
           const decoded = decodeSecretValue(data![key]);
           const shown = revealed.has(key);
           return (
-            <div key={key} className="grid grid-cols-[12rem_1fr_auto] items-start gap-3 px-3 py-2 text-sm">
+            <div key={key} className="grid grid-cols-[12rem_1fr] items-start gap-3 px-3 py-2 text-sm">
               <dt className="truncate font-mono font-medium">{key}</dt>
-              <dd className="min-w-0 break-all font-mono" data-testid={`secret-value-${key}`}>
-                {shown ? decoded.text ?? `(${decoded.bytes} bytes of binary data)` : <span aria-label="hidden value">••••••••</span>}
+              <dd className="flex min-w-0 items-start justify-between gap-3">
+                <span className="min-w-0 break-all font-mono" data-testid={`secret-value-${key}`}>
+                  {shown ? decoded.text ?? `(${decoded.bytes} bytes of binary data)` : <span aria-label="hidden value">••••••••</span>}
+                </span>
+                <Button variant="ghost" className="py-0.5" onClick={() => toggle(key)} aria-label={`${shown ? "Hide" : "Reveal"} ${key}`}>
+                  {shown ? "Hide" : "Reveal"}
+                </Button>
               </dd>
-              <Button variant="ghost" className="py-0.5" onClick={() => toggle(key)} aria-label={`${shown ? "Hide" : "Reveal"} ${key}`}>
-                {shown ? "Hide" : "Reveal"}
-              </Button>
             </div>
           );
         })}

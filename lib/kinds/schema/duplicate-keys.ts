@@ -103,7 +103,7 @@ function scalarKey(key: unknown): string {
 
 /**
  * Paths of duplicated mapping keys in a YAML document, as `findDuplicateJsonKeys` writes them. Takes the text
- * (the first non-empty document is checked) or a document already parsed with `uniqueKeys: false`. Aliases are
+ * (the first document with contents is checked, as the request decoder picks it) or a document already parsed with `uniqueKeys: false`. Aliases are
  * not followed, so the walk is linear in the document's size.
  */
 export function findDuplicateYamlKeys(input: string | YamlDocument): string[] {

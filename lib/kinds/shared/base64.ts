@@ -52,3 +52,22 @@ export function encodeBase64(bytes: Uint8Array): string {
 export function encodeUtf8Base64(text: string): string {
   return encodeBase64(new TextEncoder().encode(text));
 }
+
+/** The bytes of standard, padded base64 (CR/LF ignored), or undefined when the decoder would refuse it. */
+export function decodeBase64(src: string): Uint8Array | undefined {
+  if (base64DecodedLength(src).errorAt !== undefined) return undefined;
+  const clean = src.replace(/[\r\n]/g, "").replace(/=+$/, "");
+  const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
+  let bits = 0;
+  let acc = 0;
+  let n = 0;
+  for (const c of clean) {
+    acc = (acc << 6) | alphabet.indexOf(c);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[n++] = (acc >> bits) & 0xff;
+    }
+  }
+  return out.subarray(0, n);
+}

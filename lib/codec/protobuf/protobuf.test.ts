@@ -1,0 +1,458 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { StatusError } from "../../api/errors";
+import { decodeProtobufBody, PROTOBUF_KINDS } from "./index";
+import { encodeProtobufBody } from "./encode";
+import { MESSAGES } from "./schema";
+
+const FIXTURES = path.join(import.meta.dirname, "fixtures");
+const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name));
+const fixtureJson = (name: string) => JSON.parse(fixture(name).toString("utf8")) as Record<string, unknown>;
+
+// ---- a tiny independent wire writer for hand-built bodies ----------------------------------------------
+
+function varint(n: number | bigint): number[] {
+  let x = BigInt.asUintN(64, BigInt(n));
+  const out: number[] = [];
+  while (x >= 0x80n) { out.push(Number(x & 0x7fn) | 0x80); x >>= 7n; }
+  out.push(Number(x));
+  return out;
+}
+const key = (no: number, wire: number) => varint((no << 3) | wire);
+const vfield = (no: number, n: number | bigint) => [...key(no, 0), ...varint(n)];
+const lfield = (no: number, payload: number[] | string) => {
+  const bytes = typeof payload === "string" ? [...Buffer.from(payload, "utf8")] : payload;
+  return [...key(no, 2), ...varint(bytes.length), ...bytes];
+};
+const entry = (no: number, k: string, v: number[] | string) => lfield(no, [...lfield(1, k), ...lfield(2, v)]);
+const body = (apiVersion: string, kind: string, raw: number[]) =>
+  Buffer.from([0x6b, 0x38, 0x73, 0x00, ...lfield(1, [...lfield(1, apiVersion), ...lfield(2, kind)]), ...lfield(2, raw), ...lfield(3, ""), ...lfield(4, "")]);
+
+function badRequest(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(StatusError);
+    expect((err as StatusError).code).toBe(400);
+    return (err as StatusError).message;
+  }
+  throw new Error("expected a 400");
+}
+
+// ---- kubectl's own bodies --------------------------------------------------------------------------------
+
+describe("bodies captured from kubectl v1.32 (fixtures/capture.mjs)", () => {
+  const generators = ["configmap", "secret-generic", "secret-tls", "secret-docker-registry", "service-clusterip", "service-headless",
+    "service-nodeport", "service-externalname", "serviceaccount", "quota"];
+
+  it.each(generators)("%s decodes to what `--dry-run=client -o json` prints", (name) => {
+    const decoded = decodeProtobufBody(fixture(`${name}.pb`));
+    const printed = fixtureJson(`${name}.json`);
+    expect(decoded.object).toStrictEqual(printed);
+    expect(decoded.apiVersion).toBe("v1");
+    expect(decoded.kind).toBe(printed.kind);
+  });
+
+  it.each([...generators, "debug-copy", "debug-node"])("%s re-encodes byte for byte (schema matches Go's marshalling)", (name) => {
+    const pb = fixture(`${name}.pb`);
+    expect(encodeProtobufBody(decodeProtobufBody(pb).object)).toStrictEqual(pb);
+  });
+
+  it("configmap: data, binaryData (base64), creationTimestamp null", () => {
+    const { object } = decodeProtobufBody(fixture("configmap.pb"));
+    expect(object).toStrictEqual({
+      kind: "ConfigMap", apiVersion: "v1",
+      metadata: { name: "demo", creationTimestamp: null },
+      data: { a: "b", greeting: "hello world" },
+      binaryData: { blob: fixture("blob.bin").toString("base64") },
+    });
+  });
+
+  it("secret tls: data as base64 and the type", () => {
+    const { object } = decodeProtobufBody(fixture("secret-tls.pb"));
+    const data = object.data as Record<string, string>;
+    expect(Buffer.from(data["tls.crt"], "base64").toString()).toBe(fixture("tls.crt").toString());
+    expect(Buffer.from(data["tls.key"], "base64").toString()).toBe(fixture("tls.key").toString());
+    expect(object.type).toBe("kubernetes.io/tls");
+  });
+
+  it("service: ports with int and named targetPort, selector, type, clusterIP", () => {
+    const { object } = decodeProtobufBody(fixture("service-clusterip.pb"));
+    expect(object.spec).toStrictEqual({
+      ports: [
+        { name: "80-8080", protocol: "TCP", port: 80, targetPort: 8080 },
+        { name: "443-https", protocol: "TCP", port: 443, targetPort: "https" },
+      ],
+      selector: { app: "web" },
+      type: "ClusterIP",
+    });
+  });
+
+  it("kubectl debug --copy-to: a real Go-encoded Pod with most PodSpec fields decodes to the Pod it copied", () => {
+    const { object } = decodeProtobufBody(fixture("debug-copy.pb"));
+    const source = fixtureJson("run-overrides.json") as { spec: { containers: Record<string, unknown>[] } };
+    // The copy drops the probes (profile "general") and appends the debug container; the rest is the spec as served.
+    const [app] = source.spec.containers;
+    const { livenessProbe: _l, readinessProbe: _r, startupProbe: _s, ...appWithoutProbes } = app;
+    expect(object.spec).toStrictEqual({
+      ...source.spec,
+      containers: [
+        appWithoutProbes,
+        { name: "debugger", image: "busybox", resources: {}, securityContext: { capabilities: { add: ["SYS_PTRACE"] } }, terminationMessagePolicy: "File" },
+      ],
+    });
+    const spec = object.spec as Record<string, unknown>;
+    // Pointers set to zero values survive (JSON omitempty would otherwise hide them).
+    expect(spec.automountServiceAccountToken).toBe(false);
+    expect(spec.terminationGracePeriodSeconds).toBe(0);
+    expect((spec.securityContext as Record<string, unknown>).runAsUser).toBe(0);
+    expect((spec.securityContext as Record<string, unknown>).supplementalGroups).toStrictEqual([1, 2, 4294967296]);
+    expect(spec.priority).toBe(-5);
+  });
+
+  it("kubectl run sends JSON, not protobuf: its dry-run output round-trips through the declarations", () => {
+    for (const name of ["run-nginx", "run-flags", "run-overrides"]) {
+      const printed = fixtureJson(`${name}.json`);
+      expect(decodeProtobufBody(encodeProtobufBody(printed)).object).toStrictEqual(printed);
+    }
+  });
+});
+
+// ---- the other kinds (no kubectl generator): Go-canonical JSON through the encoder and back -------------
+
+const meta = (name: string, namespace?: string) => ({ name, ...(namespace ? { namespace } : {}), creationTimestamp: null });
+
+const SAMPLES: Record<string, Record<string, unknown>> = {
+  Endpoints: {
+    kind: "Endpoints", apiVersion: "v1", metadata: meta("web", "default"),
+    subsets: [{
+      addresses: [{ ip: "10.0.0.5", hostname: "web-0", nodeName: "n1", targetRef: { kind: "Pod", namespace: "default", name: "web-0", uid: "u-1" } }],
+      notReadyAddresses: [{ ip: "10.0.0.6" }],
+      ports: [{ name: "http", port: 8080, protocol: "TCP" }, { port: 0 }],
+    }],
+  },
+  "Event (core)": {
+    kind: "Event", apiVersion: "v1", metadata: meta("web.17f", "default"),
+    involvedObject: { kind: "Pod", namespace: "default", name: "web", apiVersion: "v1", fieldPath: "spec.containers{web}" },
+    reason: "Started", message: "Started container web", source: { component: "kubelet", host: "n1" },
+    firstTimestamp: "2025-05-01T12:34:56Z", lastTimestamp: "2025-05-01T12:35:00Z", count: 3, type: "Normal",
+    eventTime: null, reportingComponent: "", reportingInstance: "",
+  },
+  "Event (series)": {
+    kind: "Event", apiVersion: "v1", metadata: meta("web.180", "default"),
+    involvedObject: { kind: "Pod", name: "web" }, source: {}, firstTimestamp: null, lastTimestamp: null,
+    eventTime: "2025-05-01T12:34:56.123456Z", series: { count: 2, lastObservedTime: "2025-05-01T12:35:00.000001Z" },
+    action: "Pulling", related: { kind: "Node", name: "n1" }, reportingComponent: "kubelet", reportingInstance: "n1", type: "Normal",
+  },
+  LimitRange: {
+    kind: "LimitRange", apiVersion: "v1", metadata: meta("limits", "default"),
+    spec: { limits: [{ type: "Container", max: { cpu: "2" }, min: { cpu: "100m" }, default: { cpu: "500m", memory: "256Mi" }, defaultRequest: { cpu: "250m" }, maxLimitRequestRatio: { cpu: "4" } }] },
+  },
+  ResourceQuota: {
+    kind: "ResourceQuota", apiVersion: "v1", metadata: meta("q", "default"),
+    spec: { hard: { pods: "10", "requests.cpu": "1" }, scopes: ["NotTerminating"], scopeSelector: { matchExpressions: [{ scopeName: "PriorityClass", operator: "In", values: ["high"] }] } },
+    status: { hard: { pods: "10" }, used: { pods: "0" } },
+  },
+  PersistentVolumeClaim: {
+    kind: "PersistentVolumeClaim", apiVersion: "v1", metadata: meta("data", "default"),
+    spec: {
+      accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" }, limits: { storage: "2Gi" } },
+      selector: { matchLabels: { tier: "db" }, matchExpressions: [{ key: "zone", operator: "In", values: ["a"] }] },
+      storageClassName: "", volumeName: "pv1", volumeMode: "Filesystem",
+    },
+    status: { phase: "Bound", accessModes: ["ReadWriteOnce"], capacity: { storage: "1Gi" } },
+  },
+  PersistentVolume: {
+    kind: "PersistentVolume", apiVersion: "v1", metadata: meta("pv1"),
+    spec: {
+      capacity: { storage: "1Gi" }, nfs: { server: "nfs.local", path: "/export" }, accessModes: ["ReadWriteMany"],
+      claimRef: { kind: "PersistentVolumeClaim", namespace: "default", name: "data", uid: "u-2", resourceVersion: "12" },
+      persistentVolumeReclaimPolicy: "Retain", storageClassName: "slow", mountOptions: ["hard"],
+    },
+    status: { phase: "Bound", message: "ok", reason: "Bound" },
+  },
+  "PersistentVolume (local, flex)": {
+    kind: "PersistentVolume", apiVersion: "v1", metadata: meta("pv2"),
+    spec: {
+      local: { path: "/mnt/disk" }, flexVolume: { driver: "example/lvm", options: { size: "1" }, readOnly: true },
+      nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: "kubernetes.io/hostname", operator: "In", values: ["n1"] }] }] } },
+    },
+    status: {},
+  },
+  Service: {
+    kind: "Service", apiVersion: "v1", metadata: meta("lb", "default"),
+    spec: {
+      ports: [{ name: "http", protocol: "TCP", port: 80, targetPort: "http", nodePort: 30080 }], selector: { app: "web" },
+      clusterIP: "10.96.0.10", type: "LoadBalancer", externalIPs: ["1.2.3.4"], sessionAffinity: "ClientIP",
+      loadBalancerIP: "5.6.7.8", loadBalancerSourceRanges: ["0.0.0.0/0"], externalTrafficPolicy: "Local", healthCheckNodePort: 32000,
+      sessionAffinityConfig: { clientIP: { timeoutSeconds: 300 } }, allocateLoadBalancerNodePorts: false,
+    },
+    status: { loadBalancer: { ingress: [{ ip: "5.6.7.8" }, { hostname: "lb.example.test" }] } },
+  },
+  ServiceAccount: {
+    kind: "ServiceAccount", apiVersion: "v1", metadata: meta("builder", "default"),
+    secrets: [{ name: "builder-token" }], imagePullSecrets: [{ name: "regcred" }], automountServiceAccountToken: false,
+  },
+  Secret: {
+    kind: "Secret", apiVersion: "v1",
+    metadata: {
+      name: "s", namespace: "default", uid: "u-3", resourceVersion: "7", generation: 2, creationTimestamp: "2025-05-01T12:34:56Z",
+      deletionTimestamp: "2025-05-02T00:00:00Z", deletionGracePeriodSeconds: 0, labels: { a: "b" }, annotations: { "x/y": "z" },
+      managedFields: [{ manager: "kubectl", operation: "Apply", apiVersion: "v1", time: "2025-05-01T12:34:56Z", fieldsType: "FieldsV1", fieldsV1: { "f:data": { "f:k": {} } } }],
+    },
+    data: { k: Buffer.from([0, 1, 2, 255]).toString("base64"), empty: "" }, stringData: { plain: "text" }, type: "Opaque", immutable: true,
+  },
+  SecurityContextConstraints: {
+    kind: "SecurityContextConstraints", apiVersion: "security.openshift.io/v1", metadata: meta("restricted"),
+    priority: 10, allowPrivilegedContainer: false, requiredDropCapabilities: ["KILL", "MKNOD"], allowedCapabilities: ["NET_BIND_SERVICE"],
+    allowHostDirVolumePlugin: false, volumes: ["configMap", "secret"], allowHostNetwork: false, allowHostPorts: false, allowHostPID: false, allowHostIPC: false,
+    seLinuxContext: { type: "MustRunAs", seLinuxOptions: { level: "s0:c1", role: "r", type: "t", user: "u" } },
+    runAsUser: { type: "MustRunAsRange", uidRangeMin: 1000, uidRangeMax: 2000 }, supplementalGroups: { type: "RunAsAny" },
+    fsGroup: { type: "MustRunAs", ranges: [{ min: 1000, max: 2000 }] }, readOnlyRootFilesystem: true,
+    users: ["system:admin"], groups: ["system:authenticated"], seccompProfiles: ["runtime/default"], allowedFlexVolumes: [{ driver: "example/lvm" }],
+    defaultAllowPrivilegeEscalation: false, allowPrivilegeEscalation: true,
+  },
+  "SecurityContextConstraints (core v1, empty)": {
+    kind: "SecurityContextConstraints", apiVersion: "v1", metadata: meta("empty"),
+    allowPrivilegedContainer: false, allowHostDirVolumePlugin: false, allowHostNetwork: false, allowHostPorts: false, allowHostPID: false,
+    allowHostIPC: false, seLinuxContext: {}, runAsUser: {}, supplementalGroups: {}, fsGroup: {}, readOnlyRootFilesystem: false,
+  },
+  DeleteOptions: {
+    kind: "DeleteOptions", apiVersion: "meta.k8s.io/v1", gracePeriodSeconds: 0, preconditions: { uid: "u-4", resourceVersion: "9" },
+    orphanDependents: false, propagationPolicy: "Foreground", dryRun: ["All"],
+  },
+  "DeleteOptions (empty)": { kind: "DeleteOptions", apiVersion: "v1" },
+};
+
+describe("every kind round-trips Go-canonical JSON", () => {
+  it.each(Object.entries(SAMPLES))("%s", (_name, sample) => {
+    const decoded = decodeProtobufBody(encodeProtobufBody(sample));
+    expect(decoded.object).toStrictEqual(sample);
+    expect(decoded.kind).toBe(sample.kind);
+    expect(decoded.apiVersion).toBe(sample.apiVersion);
+  });
+
+  it("together with the kubectl fixtures, covers all twelve kinds and DeleteOptions", () => {
+    const covered = new Set([...Object.values(SAMPLES).map((s) => s.kind as string), "ConfigMap", "Pod"]);
+    expect([...covered].sort()).toStrictEqual([...PROTOBUF_KINDS].sort());
+    expect(PROTOBUF_KINDS).toHaveLength(13);
+  });
+});
+
+// ---- wire facts on hand-built bodies ---------------------------------------------------------------------
+
+describe("wire format", () => {
+  it("Endpoints field numbers (subsets=2; addresses=1, notReadyAddresses=2, ports=3)", () => {
+    const address = [...lfield(1, "10.1.1.1"), ...lfield(3, "h"), ...lfield(4, "n1"), ...lfield(2, [...lfield(1, "Pod"), ...lfield(3, "p")])];
+    const port = [...lfield(1, "http"), ...vfield(2, 80), ...lfield(3, "TCP")];
+    const subset = [...lfield(1, address), ...lfield(2, lfield(1, "10.1.1.2")), ...lfield(3, port)];
+    const { object } = decodeProtobufBody(body("v1", "Endpoints", [...lfield(1, lfield(1, "svc")), ...lfield(2, subset)]));
+    expect(object).toStrictEqual({
+      kind: "Endpoints", apiVersion: "v1", metadata: { name: "svc", creationTimestamp: null },
+      subsets: [{
+        addresses: [{ ip: "10.1.1.1", hostname: "h", nodeName: "n1", targetRef: { kind: "Pod", name: "p" } }],
+        notReadyAddresses: [{ ip: "10.1.1.2" }],
+        ports: [{ name: "http", port: 80, protocol: "TCP" }],
+      }],
+    });
+  });
+
+  it("omitempty: zero values of Go value fields are hidden, zero pointers are shown", () => {
+    // ServiceAccount{metadata{name:"", namespace:"", generation:0}, automountServiceAccountToken:false}
+    const raw = [...lfield(1, [...lfield(1, "sa"), ...lfield(3, ""), ...vfield(7, 0), ...lfield(8, [])]), ...vfield(4, 0)];
+    expect(decodeProtobufBody(body("v1", "ServiceAccount", raw)).object).toStrictEqual({
+      kind: "ServiceAccount", apiVersion: "v1", metadata: { name: "sa", creationTimestamp: null }, automountServiceAccountToken: false,
+    });
+  });
+
+  it("Go values without omitempty appear even when absent; structs appear as {}", () => {
+    // Pod with one container that has no fields at all, and one containerPort 0.
+    const container = lfield(6, []);
+    const { object } = decodeProtobufBody(body("v1", "Pod", [...lfield(2, lfield(2, container))]));
+    expect(object).toStrictEqual({
+      kind: "Pod", apiVersion: "v1", metadata: { creationTimestamp: null },
+      spec: { containers: [{ name: "", ports: [{ containerPort: 0 }], resources: {} }] },
+      status: {},
+    });
+  });
+
+  it("Time keeps whole seconds in RFC 3339; MicroTime keeps microseconds; empty Time is null", () => {
+    const time = (s: number, n = 0) => [...vfield(1, s), ...vfield(2, n)];
+    const raw = [
+      ...lfield(1, [...lfield(1, "e"), ...lfield(8, time(1746102896, 999_999_999))]),
+      ...lfield(6, time(0)),
+      ...lfield(7, []),
+      ...lfield(10, time(1746102896, 123_456_789)),
+    ];
+    const { object } = decodeProtobufBody(body("v1", "Event", raw));
+    expect((object.metadata as Record<string, unknown>).creationTimestamp).toBe("2025-05-01T12:34:56Z");
+    expect(object.firstTimestamp).toBe("1970-01-01T00:00:00Z");
+    expect(object.lastTimestamp).toBeNull();
+    expect(object.eventTime).toBe("2025-05-01T12:34:56.123456Z");
+  });
+
+  it("Go's zero time (year 1) is null; years beyond 9999 are refused", () => {
+    const zero = [...vfield(1, -62135596800n), ...vfield(2, 0)];
+    const raw = (t: number[]) => [...lfield(1, [...lfield(1, "e"), ...lfield(8, t)])];
+    expect((decodeProtobufBody(body("v1", "Event", raw(zero))).object.metadata as Record<string, unknown>).creationTimestamp).toBeNull();
+    expect(badRequest(() => decodeProtobufBody(body("v1", "Event", raw(vfield(1, 253402300800n)))))).toContain("year outside of range [0,9999]");
+  });
+
+  it("IntOrString: type 0 is intVal, type 1 is strVal, other types are refused", () => {
+    const port = (ios: number[]) => body("v1", "Service", lfield(2, lfield(1, [...vfield(3, 80), ...lfield(4, ios)])));
+    const target = (b: Buffer) => ((decodeProtobufBody(b).object.spec as { ports: Record<string, unknown>[] }).ports[0]).targetPort;
+    expect(target(port([...vfield(1, 0), ...vfield(2, 8080), ...lfield(3, "")]))).toBe(8080);
+    expect(target(port([...vfield(1, 1), ...vfield(2, 0), ...lfield(3, "http")]))).toBe("http");
+    expect(target(port([]))).toBe(0);
+    expect(badRequest(() => decodeProtobufBody(port(vfield(1, 2))))).toContain("impossible IntOrString.Type");
+  });
+
+  it("Quantity is its string; a map entry without a value is the zero quantity", () => {
+    const raw = lfield(2, [...entry(1, "cpu", lfield(1, "500m")), ...lfield(1, lfield(1, "pods"))]);
+    expect(decodeProtobufBody(body("v1", "ResourceQuota", raw)).object.spec).toStrictEqual({ hard: { cpu: "500m", pods: "0" } });
+  });
+
+  it("negative int32 and int64 (10-byte varints), int64 beyond 32 bits", () => {
+    const raw = [...lfield(2, [...vfield(25, -5), ...vfield(4, -1), ...vfield(5, 2 ** 40)])];
+    const spec = decodeProtobufBody(body("v1", "Pod", raw)).object.spec as Record<string, unknown>;
+    expect(spec).toMatchObject({ priority: -5, terminationGracePeriodSeconds: -1, activeDeadlineSeconds: 2 ** 40 });
+  });
+
+  it("repeated int64 packed and unpacked", () => {
+    const sc = (payload: number[]) => body("v1", "Pod", lfield(2, lfield(14, payload)));
+    const groups = (b: Buffer) => ((decodeProtobufBody(b).object.spec as Record<string, Record<string, unknown>>).securityContext).supplementalGroups;
+    expect(groups(sc([...vfield(4, 1), ...vfield(4, 2)]))).toStrictEqual([1, 2]);
+    expect(groups(sc(lfield(4, [...varint(1), ...varint(300), ...varint(-1)])))).toStrictEqual([1, 300, -1]);
+  });
+
+  it("unknown fields of every wire type, including nested groups, are skipped", () => {
+    const unknown = [
+      ...vfield(99, 7), ...key(98, 1), 1, 2, 3, 4, 5, 6, 7, 8, ...key(97, 5), 1, 2, 3, 4, ...lfield(96, "junk"),
+      ...key(95, 3), ...key(1, 3), ...vfield(2, 1), ...key(1, 4), ...key(95, 4),
+    ];
+    const raw = [...lfield(1, [...unknown, ...lfield(1, "cm")]), ...unknown, ...entry(2, "k", "v")];
+    const withUnknownEnvelope = Buffer.concat([body("v1", "ConfigMap", raw), Buffer.from(vfield(9, 1))]);
+    expect(decodeProtobufBody(withUnknownEnvelope).object).toStrictEqual({
+      kind: "ConfigMap", apiVersion: "v1", metadata: { name: "cm", creationTimestamp: null }, data: { k: "v" },
+    });
+  });
+
+  it("a message field seen twice is merged; scalars: last wins; repeated: appended; maps: last key wins", () => {
+    const raw = [
+      ...lfield(1, [...lfield(1, "first"), ...entry(11, "a", "1"), ...lfield(14, "f1")]),
+      ...lfield(1, [...lfield(1, "second"), ...entry(11, "a", "2"), ...entry(11, "b", "3"), ...lfield(14, "f2")]),
+    ];
+    expect(decodeProtobufBody(body("v1", "ConfigMap", raw)).object.metadata).toStrictEqual({
+      name: "second", labels: { a: "2", b: "3" }, finalizers: ["f1", "f2"], creationTimestamp: null,
+    });
+  });
+
+  it("map keys such as __proto__ become own properties, as with JSON.parse", () => {
+    const { object } = decodeProtobufBody(body("v1", "ConfigMap", entry(2, "__proto__", "x")));
+    const data = object.data as Record<string, unknown>;
+    expect(Object.hasOwn(data, "__proto__")).toBe(true);
+    expect(Object.getPrototypeOf(data)).toBe(Object.prototype);
+    expect(data).toStrictEqual(JSON.parse('{"__proto__":"x"}'));
+  });
+
+  it("legacy ObjectMeta fields the spec lists: clusterName (15) and initializers (16)", () => {
+    const status = [...lfield(1, lfield(2, "5")), ...lfield(2, "Failure"), ...vfield(6, 403), ...lfield(5, [...lfield(1, "x"), ...lfield(4, [...lfield(1, "r"), ...lfield(3, "f")])])];
+    const initializers = [...lfield(1, lfield(1, "init.example.test")), ...lfield(2, status)];
+    const raw = lfield(1, [...lfield(1, "cm"), ...lfield(15, "c1"), ...lfield(16, initializers)]);
+    expect(decodeProtobufBody(body("v1", "ConfigMap", raw)).object.metadata).toStrictEqual({
+      name: "cm", creationTimestamp: null, clusterName: "c1",
+      initializers: {
+        pending: [{ name: "init.example.test" }],
+        result: { metadata: { resourceVersion: "5" }, status: "Failure", details: { name: "x", causes: [{ reason: "r", field: "f" }] }, code: 403 },
+      },
+    });
+  });
+
+  it("managedFields: fieldsV1 is embedded JSON", () => {
+    const mf = [...lfield(1, "kubectl"), ...lfield(6, "FieldsV1"), ...lfield(7, lfield(1, '{"f:data":{}}'))];
+    expect(decodeProtobufBody(body("v1", "ConfigMap", lfield(1, lfield(17, mf)))).object.metadata).toStrictEqual({
+      creationTimestamp: null, managedFields: [{ manager: "kubectl", fieldsType: "FieldsV1", fieldsV1: { "f:data": {} } }],
+    });
+    expect(badRequest(() => decodeProtobufBody(body("v1", "ConfigMap", lfield(1, lfield(17, lfield(7, lfield(1, "{nope")))))))).toMatch(/FieldsV1/);
+  });
+
+  it("envelope defaults: empty kind/apiVersion take the endpoint's", () => {
+    const b = body("", "", lfield(2, [...lfield(1, "k"), ...lfield(2, "v")]));
+    expect(decodeProtobufBody(b, { kind: "ConfigMap", apiVersion: "v1" })).toMatchObject({ kind: "ConfigMap", apiVersion: "v1", object: { kind: "ConfigMap", apiVersion: "v1", data: { k: "v" } } });
+  });
+});
+
+// ---- malformed input ----------------------------------------------------------------------------------
+
+describe("malformed bodies are 400s with kube-apiserver's wording", () => {
+  const cm = (raw: number[]) => body("v1", "ConfigMap", raw);
+
+  it.each([
+    ["empty", Buffer.alloc(0), "the object provided is unrecognized (must be of type ConfigMap): empty data (<empty>)"],
+    ["JSON", Buffer.from('{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"x"}}'),
+      'the object provided is unrecognized (must be of type ConfigMap): provided data does not appear to be a protobuf message, expected prefix [107 56 115 0] ({"kind":"ConfigMap","apiVersio ...)'],
+    ["magic only (kind defaulted)", Buffer.from([0x6b, 0x38, 0x73, 0x00]), 'ConfigMap in version "" cannot be handled as a ConfigMap: Object \'apiVersion\' is missing in \'runtime.TypeMeta{APIVersion:"", Kind:""}\''],
+    ["truncated envelope", Buffer.from([0x6b, 0x38, 0x73, 0x00, 0x0a, 0x05, 0x0a]), "the object provided is unrecognized (must be of type ConfigMap): unexpected EOF (6b3873000a050a)"],
+    ["unknown kind", body("v1", "Node", []), 'Node in version "v1" cannot be handled as a ConfigMap: no kind "Node" is registered for version "v1" in scheme "pkg/api/legacyscheme/scheme.go:30"'],
+    ["wrong group", body("apps/v1", "ConfigMap", []), 'ConfigMap in version "v1" cannot be handled as a ConfigMap: no kind "ConfigMap" is registered for version "apps/v1" in scheme "pkg/api/legacyscheme/scheme.go:30"'],
+    ["no apiVersion", body("", "ConfigMap", []), 'ConfigMap in version "" cannot be handled as a ConfigMap: Object \'apiVersion\' is missing in \'runtime.TypeMeta{APIVersion:"", Kind:"ConfigMap"}\''],
+    ["truncated object", cm([0x0a, 0x10, 0x0a]), 'ConfigMap in version "v1" cannot be handled as a ConfigMap: unexpected EOF'],
+    ["varint overflow", cm([0x20, ...Array(10).fill(0xff), 0x01]), 'ConfigMap in version "v1" cannot be handled as a ConfigMap: proto: integer overflow'],
+    ["negative length", cm([0x12, ...varint(-1)]), 'ConfigMap in version "v1" cannot be handled as a ConfigMap: proto: negative length found during unmarshaling'],
+    ["huge length", cm([0x12, ...varint(2 ** 40)]), 'ConfigMap in version "v1" cannot be handled as a ConfigMap: unexpected EOF'],
+    ["wrong wire type", cm(vfield(2, 1)), 'ConfigMap in version "v1" cannot be handled as a ConfigMap: proto: wrong wireType = 0 for field Data'],
+    ["field 0", cm([0x00, 0x01]), 'ConfigMap in version "v1" cannot be handled as a ConfigMap: proto: ConfigMap: illegal tag 0 (wire type 0)'],
+    ["end group", cm([0x0c]), 'ConfigMap in version "v1" cannot be handled as a ConfigMap: proto: ConfigMap: wiretype end group for non-group'],
+    ["stray end group", cm([...key(9, 3), ...key(9, 4), ...key(9, 4)]), 'ConfigMap in version "v1" cannot be handled as a ConfigMap: proto: ConfigMap: wiretype end group for non-group'],
+    ["wire type 6", cm([0x4e]), 'ConfigMap in version "v1" cannot be handled as a ConfigMap: proto: illegal wireType 6'],
+    ["unterminated group", cm([...key(9, 3), ...vfield(1, 1)]), 'ConfigMap in version "v1" cannot be handled as a ConfigMap: unexpected EOF'],
+  ] as const)("%s", (_name, input, message) => {
+    expect(badRequest(() => decodeProtobufBody(Buffer.from(input), { kind: "ConfigMap" }))).toBe(message);
+  });
+
+  it("without an expected kind, an envelope without kind is refused", () => {
+    expect(badRequest(() => decodeProtobufBody(body("v1", "", [])))).toBe(
+      "the object provided is unrecognized (must be of type Object): Object 'Kind' is missing in 'runtime.TypeMeta{APIVersion:\"v1\", Kind:\"\"}' (6b3873000a060a02763112001200" + "1a002200)");
+  });
+
+  it("a million nested groups in an unknown field end without recursion", () => {
+    const open = Buffer.alloc(1_000_000, key(9, 3)[0]);
+    const b = Buffer.concat([cm([]).subarray(0, 4), Buffer.from(lfield(1, [...lfield(1, "v1"), ...lfield(2, "ConfigMap")])), Buffer.from([...key(2, 2), ...varint(open.length)]), open]);
+    expect(badRequest(() => decodeProtobufBody(b))).toContain("unexpected EOF");
+  });
+
+  it("every truncation and thousands of random mutations of real bodies give a result or a 400, never a crash", () => {
+    let seed = 42;
+    const rand = (n: number) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n; };
+    const bodies = fs.readdirSync(FIXTURES).filter((f) => f.endsWith(".pb")).map((f) => fixture(f));
+    const attempt = (b: Buffer) => {
+      try {
+        const { object } = decodeProtobufBody(b);
+        JSON.stringify(object);
+      } catch (err) {
+        if (!(err instanceof StatusError) || err.code !== 400) throw err;
+      }
+    };
+    for (const b of bodies) for (let n = 0; n < b.length; n++) attempt(b.subarray(0, n));
+    for (let i = 0; i < 20_000; i++) {
+      const b = Buffer.from(bodies[rand(bodies.length)]);
+      for (let k = 1 + rand(4); k > 0; k--) b[4 + rand(b.length - 4)] = rand(256);
+      attempt(b);
+    }
+  });
+});
+
+describe("declarations", () => {
+  it("every declared message is reachable from a kind and refers only to declared messages", () => {
+    const reachable = new Set<string>();
+    const visit = (name: string) => {
+      const decl = MESSAGES.get(name);
+      if (!decl || reachable.has(name)) return;
+      reachable.add(name);
+      for (const f of decl.ordered) if (f.message) visit(f.type);
+    };
+    for (const kind of ["ConfigMap", "Endpoints", "Event", "LimitRange", "PersistentVolume", "PersistentVolumeClaim", "Pod", "ResourceQuota", "Secret", "Service", "ServiceAccount", "SecurityContextConstraints", "DeleteOptions"]) visit(kind);
+    expect([...MESSAGES.keys()].filter((m) => !reachable.has(m))).toStrictEqual([]);
+  });
+});
