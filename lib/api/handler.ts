@@ -84,6 +84,7 @@ export async function handleApi(rt: ApiRuntime, req: ApiRequest): Promise<ApiRes
     if (info.type === "health") return health(rt, info.endpoint, info.check, req.query);
     if (info.type === "version") return json(versionInfo, pretty);
     await authenticate(rt, req);
+    if (info.type === "metrics") return metrics(rt);
     if (info.type === "api") return json(apiVersions(rt.serverAddress), pretty);
     if (info.type === "apis") return json(apiGroupList, pretty);
     if (info.type === "api-v1") return json(apiResourceList(), pretty);
@@ -154,6 +155,19 @@ function health(rt: ApiRuntime, endpoint: string, check: string | undefined, q: 
   const lines = selected.map(([n, good]) => excluded.has(n) ? `[+]${n} excluded: ok` : good ? `[+]${n} ok` : `[-]${n} failed: reason withheld`);
   lines.push(`${endpoint} check ${ok ? "passed" : "failed"}`);
   return { status: ok ? 200 : 500, headers, body: `${lines.join("\n")}\n` };
+}
+
+/** Prometheus text exposition of the store and watch cache. */
+function metrics(rt: ApiRuntime): ApiResponse {
+  const s = rt.registry.store.cache.stats();
+  const lines = [
+    ["cluster_core_revision", "The store's latest applied revision.", s.rev],
+    ["cluster_core_history_start_revision", "Watches and continue tokens older than this get 410 Expired.", s.historyStartRev],
+    ["cluster_core_history_events", "Events kept for resumable watches and consistent pages.", s.history],
+    ["cluster_core_objects", "Objects held in the cache.", s.objects],
+    ["cluster_core_watchers", "Open watch streams.", s.watchers],
+  ].flatMap(([name, help, value]) => [`# HELP ${name} ${help}`, `# TYPE ${name} gauge`, `${name} ${value}`]);
+  return { status: 200, headers: { ...BASE_HEADERS, "content-type": "text/plain; version=0.0.4; charset=utf-8" }, body: `${lines.join("\n")}\n` };
 }
 
 function openapi(rt: ApiRuntime, version: "v2" | "v3", path: string, pretty: boolean): ApiResponse {

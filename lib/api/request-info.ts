@@ -21,7 +21,8 @@ export type RequestInfo =
   | ResourceRequest
   | { type: "api" | "apis" | "api-v1" | "version" | "openapi-v2" | "openapi-v3" | "openapi-v3-doc"; path: string }
   | { type: "health"; endpoint: "healthz" | "livez" | "readyz"; check?: string }
-  | { type: "namespace"; name?: string };
+  | { type: "namespace"; name?: string }
+  | { type: "metrics" };
 
 const decode = (s: string) => {
   try { return decodeURIComponent(s); } catch { throw errors.badRequest(`invalid path segment: ${s}`); }
@@ -31,12 +32,13 @@ const decode = (s: string) => {
 export function isApiPath(path: string): boolean {
   if (path === "/api" || path === "/apis" || path === "/version") return true;
   if (path.startsWith("/api/auth/") || path === "/api/auth") return false;
-  return /^\/(api|apis|version|openapi|healthz|livez|readyz)(\/|$)/.test(path);
+  return /^\/(api|apis|version|openapi|healthz|livez|readyz|metrics)(\/|$)/.test(path);
 }
 
 export function parseRequestPath(path: string): RequestInfo {
   const p = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
   if (p === "/api") return { type: "api", path: p };
+  if (p === "/metrics") return { type: "metrics" };
   if (p === "/apis") return { type: "apis", path: p };
   if (p === "/version") return { type: "version", path: p };
   if (p === "/openapi/v2") return { type: "openapi-v2", path: p };

@@ -2,6 +2,7 @@ import { field, type FieldError } from "../api/errors";
 import { dnsSubdomainNameErrors, validateDNS1123Label } from "../validation/dns-names";
 import { validateIP, validateNonSpecialIP } from "../validation/ip";
 import { portNumberErrors } from "../validation/port";
+import { isObject, listOf } from "../validation/zero-values";
 import { ageColumn, column, joinHostPort, nameColumn, NONE } from "./columns";
 import { defineKind } from "./define-kind";
 import { endpointsSchema } from "./schema/endpoints";
@@ -69,8 +70,8 @@ function formatEndpoints(endpoints: Endpoints): string {
 
 /** Every subset port without a protocol speaks TCP (SetDefaults_Endpoints). */
 function applyDefaults(ep: Endpoints): void {
-  for (const subset of ep.subsets ?? []) {
-    for (const port of subset?.ports ?? []) if (port && !port.protocol) port.protocol = "TCP";
+  for (const subset of listOf<EndpointSubset>(ep.subsets)) {
+    for (const port of listOf<EndpointPort>(subset?.ports)) if (isObject(port) && !port.protocol) port.protocol = "TCP";
   }
 }
 
@@ -101,11 +102,11 @@ function validatePort(port: EndpointPort | undefined, requireName: boolean, path
 /** validateEndpointSubsets: each subset has addresses, every address a usable IP, every port a name when several. */
 function validate(ep: Endpoints): FieldError[] {
   const errors: FieldError[] = [];
-  (ep.subsets ?? []).forEach((subset, i) => {
+  listOf<EndpointSubset>(ep.subsets).forEach((subset, i) => {
     const path = `subsets[${i}]`;
-    const addresses = subset?.addresses ?? [];
-    const notReady = subset?.notReadyAddresses ?? [];
-    const ports = subset?.ports ?? [];
+    const addresses = listOf<EndpointAddress>(subset?.addresses);
+    const notReady = listOf<EndpointAddress>(subset?.notReadyAddresses);
+    const ports = listOf<EndpointPort>(subset?.ports);
     if (addresses.length === 0 && notReady.length === 0) errors.push(field.required(path, "must specify `addresses` or `notReadyAddresses`"));
     addresses.forEach((a, j) => errors.push(...validateAddress(a, `${path}.addresses[${j}]`)));
     notReady.forEach((a, j) => errors.push(...validateAddress(a, `${path}.notReadyAddresses[${j}]`)));

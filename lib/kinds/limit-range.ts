@@ -1,5 +1,6 @@
 import { canonicalizeResourceList, resourceListDecodeError } from "../validation/quantity";
 import { validateLimitRangeSpec } from "../validation/limit-range-spec";
+import { isObject, listOf, objectOf } from "../validation/zero-values";
 import { column, metadataDescriptions, nameColumn } from "./columns";
 import { defineKind } from "./define-kind";
 import { limitRangeSchema } from "./schema/limit-range";
@@ -34,9 +35,9 @@ const quantityMaps = ["max", "min", "default", "defaultRequest", "maxLimitReques
 
 /** A quantity the decoder would refuse, in any of an item's maps. */
 function decodeError(lr: LimitRange): string | undefined {
-  for (const item of lr.spec?.limits ?? []) {
+  for (const item of listOf<LimitRangeItem>(objectOf(lr.spec).limits)) {
     for (const key of quantityMaps) {
-      const error = resourceListDecodeError(item?.[key]);
+      const error = resourceListDecodeError(objectOf(item)[key]);
       if (error) return error;
     }
   }
@@ -48,15 +49,15 @@ function decodeError(lr: LimitRange): string | undefined {
  * milli rounding / canonical form of every quantity.
  */
 function applyDefaults(lr: LimitRange): void {
-  for (const item of lr.spec?.limits ?? []) {
-    if (!item || typeof item !== "object") continue;
+  for (const item of listOf<LimitRangeItem>(objectOf(lr.spec).limits)) {
+    if (!isObject(item)) continue;
     for (const key of quantityMaps) canonicalizeResourceList(item[key]);
     if (item.type !== "Container") continue;
-    const defaults: ResourceList = { ...(item.default ?? {}) };
-    const requests: ResourceList = { ...(item.defaultRequest ?? {}) };
-    for (const [name, value] of Object.entries(item.max ?? {})) if (!(name in defaults)) defaults[name] = value;
+    const defaults = { ...objectOf(item.default) } as ResourceList;
+    const requests = { ...objectOf(item.defaultRequest) } as ResourceList;
+    for (const [name, value] of Object.entries(objectOf(item.max))) if (!(name in defaults)) defaults[name] = value as string;
     for (const [name, value] of Object.entries(defaults)) if (!(name in requests)) requests[name] = value;
-    for (const [name, value] of Object.entries(item.min ?? {})) if (!(name in requests)) requests[name] = value;
+    for (const [name, value] of Object.entries(objectOf(item.min))) if (!(name in requests)) requests[name] = value as string;
     // Empty maps are omitted on the wire, so only non-empty ones are set.
     if (Object.keys(defaults).length) item.default = defaults;
     if (Object.keys(requests).length) item.defaultRequest = requests;

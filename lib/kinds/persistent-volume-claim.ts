@@ -1,3 +1,5 @@
+import { validatePersistentVolumeClaimSpec, validatePersistentVolumeClaimUpdate } from "../validation/persistent-volume-claim-spec";
+import { canonicalizeResourceList, resourceListDecodeError } from "../validation/quantity";
 import { ageColumn, column, formatAccessModes, formatQuantity, nameColumn, UNSET } from "./columns";
 import { defineKind } from "./define-kind";
 import { persistentVolumeClaimSchema } from "./schema/persistent-volume-claim";
@@ -31,6 +33,26 @@ function storageClass(pvc: PersistentVolumeClaim): string {
 const isBound = (pvc: PersistentVolumeClaim) => Boolean(pvc.spec?.volumeName);
 
 const optionalString = (value: unknown) => (typeof value === "string" ? value : UNSET);
+
+// --- strategy -----------------------------------------------------------------------------------------------
+
+const decodeError = (pvc: PersistentVolumeClaim) =>
+  resourceListDecodeError(pvc.spec?.resources?.requests) ??
+  resourceListDecodeError(pvc.spec?.resources?.limits) ??
+  resourceListDecodeError(pvc.status?.capacity);
+
+/** SetDefaults_PersistentVolumeClaimSpec (volumeMode Filesystem) and quantities in canonical form. */
+function applyDefaults(pvc: PersistentVolumeClaim): void {
+  const spec = pvc.spec;
+  if (spec && typeof spec === "object") {
+    if (spec.volumeMode === undefined || spec.volumeMode === null) spec.volumeMode = "Filesystem";
+    canonicalizeResourceList(spec.resources?.requests);
+    canonicalizeResourceList(spec.resources?.limits);
+  }
+  canonicalizeResourceList(pvc.status?.capacity);
+}
+
+// --- declaration --------------------------------------------------------------------------------------------
 
 export const persistentVolumeClaim = defineKind<PersistentVolumeClaim>({
   kind: "PersistentVolumeClaim",
@@ -74,4 +96,8 @@ export const persistentVolumeClaim = defineKind<PersistentVolumeClaim>({
   prepareForCreate: (pvc) => {
     pvc.status = { phase: "Pending" };
   },
+  decodeError,
+  applyDefaults,
+  validate: (pvc) => validatePersistentVolumeClaimSpec(pvc.spec),
+  validateUpdate: validatePersistentVolumeClaimUpdate,
 });

@@ -1,8 +1,11 @@
+import { validatePersistentVolumeSpec, validatePersistentVolumeUpdate } from "../validation/persistent-volume-spec";
+import { canonicalizeResourceList, resourceListDecodeError } from "../validation/quantity";
 import { ageColumn, column, formatAccessModes, formatQuantity, nameColumn, UNSET } from "./columns";
 import { defineKind } from "./define-kind";
 import { persistentVolumeSchema } from "./schema/persistent-volume";
 import type { ObjectReference } from "./shared/object-reference";
 import type { ResourceList } from "./shared/resource-list";
+import { applySharedVolumeSourceDefaults } from "./shared/volume-defaults";
 import type { PersistentVolumeSource } from "./shared/volume-source";
 import type { KubeObject } from "./types";
 
@@ -36,6 +39,23 @@ function claim(pv: PersistentVolume): string {
 }
 
 const optionalString = (value: unknown) => (typeof value === "string" ? value : UNSET);
+
+// --- strategy -----------------------------------------------------------------------------------------------
+
+/**
+ * SetDefaults_PersistentVolume (reclaim policy Retain, volumeMode Filesystem), the volume sources' declarative
+ * defaults, and capacity in canonical form.
+ */
+function applyDefaults(pv: PersistentVolume): void {
+  const spec = pv.spec;
+  if (!spec || typeof spec !== "object") return;
+  if (!spec.persistentVolumeReclaimPolicy) spec.persistentVolumeReclaimPolicy = "Retain";
+  if (spec.volumeMode === undefined || spec.volumeMode === null) spec.volumeMode = "Filesystem";
+  canonicalizeResourceList(spec.capacity);
+  applySharedVolumeSourceDefaults(spec);
+}
+
+// --- declaration --------------------------------------------------------------------------------------------
 
 export const persistentVolume = defineKind<PersistentVolume>({
   kind: "PersistentVolume",
@@ -85,4 +105,8 @@ export const persistentVolume = defineKind<PersistentVolume>({
   prepareForCreate: (pv) => {
     pv.status = { phase: "Pending" };
   },
+  decodeError: (pv) => resourceListDecodeError(pv.spec?.capacity),
+  applyDefaults,
+  validate: validatePersistentVolumeSpec,
+  validateUpdate: validatePersistentVolumeUpdate,
 });

@@ -1,9 +1,14 @@
+import { validatePodCreate } from "../validation/pod-spec";
+import { validatePodUpdate } from "../validation/pod-update";
+import { quantityDecodeError, resourceListDecodeError } from "../validation/quantity";
+import { listOf, objectOf } from "../validation/zero-values";
 import { ageColumn, column, humanDuration, nameColumn, NONE } from "./columns";
 import { defineKind } from "./define-kind";
 import { podSchema } from "./schema/pod";
 import type { Container, SELinuxOptions } from "./shared/container";
 import type { LabelSelector, LabelSelectorRequirement } from "./shared/label-selector";
 import type { LocalObjectReference } from "./shared/object-reference";
+import { applyPodDefaults } from "./shared/pod-defaults";
 import { parseQuantityMilli } from "./shared/quantity";
 import type { PodVolumeSource } from "./shared/volume-source";
 import type { KubeObject } from "./types";
@@ -155,9 +160,11 @@ export function computeQosClass(pod: Pod): "BestEffort" | "Burstable" | "Guarant
   const requests = new Map<string, bigint>();
   const limits = new Map<string, bigint>();
   let guaranteed = true;
-  for (const container of [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])]) {
-    const containerLimits = container.resources?.limits ?? {};
-    const containerRequests = { ...containerLimits, ...(container.resources?.requests ?? {}) };
+  const spec = objectOf(pod.spec);
+  for (const container of [...listOf<Container>(spec.containers), ...listOf<Container>(spec.initContainers)].map(objectOf)) {
+    const resources = objectOf(container.resources);
+    const containerLimits = objectOf(resources.limits) as Record<string, string>;
+    const containerRequests = { ...containerLimits, ...(objectOf(resources.requests) as Record<string, string>) };
     for (const name of qosResources) {
       const request = name in containerRequests ? parseQuantityMilli(containerRequests[name]) : undefined;
       if (request !== undefined && request > 0n) requests.set(name, (requests.get(name) ?? 0n) + request);
@@ -179,6 +186,31 @@ export function computeQosClass(pod: Pod): "BestEffort" | "Burstable" | "Guarant
     }
   }
   return guaranteed && requests.size === limits.size ? "Guaranteed" : "Burstable";
+}
+
+/** A quantity the decoder would refuse: container resources, emptyDir size limits, resourceFieldRef divisors. */
+function decodeError(pod: Pod): string | undefined {
+  const spec = objectOf(pod.spec);
+  for (const c of [...listOf(spec.containers), ...listOf(spec.initContainers)].map(objectOf)) {
+    const resources = objectOf(c.resources);
+    const error = resourceListDecodeError(resources.limits) ?? resourceListDecodeError(resources.requests);
+    if (error) return error;
+    for (const env of listOf(c.env)) {
+      const divisor = objectOf(objectOf(objectOf(env).valueFrom).resourceFieldRef).divisor;
+      if (divisor !== undefined) {
+        const divisorError = quantityDecodeError(divisor);
+        if (divisorError) return divisorError;
+      }
+    }
+  }
+  for (const v of listOf(spec.volumes)) {
+    const sizeLimit = objectOf(objectOf(v).emptyDir).sizeLimit;
+    if (sizeLimit !== undefined) {
+      const error = quantityDecodeError(sizeLimit);
+      if (error) return error;
+    }
+  }
+  return undefined;
 }
 
 /** Whatever status the client sent is replaced: a new pod is Pending with its QoS class. */
@@ -397,6 +429,10 @@ export const pod = defineKind<Pod>({
     },
   },
 
+  decodeError,
+  applyDefaults: applyPodDefaults,
   prepareForCreate,
+  validate: validatePodCreate,
+  validateUpdate: validatePodUpdate,
   gracePeriodSeconds,
 });

@@ -1,3 +1,5 @@
+import { canonicalizeResourceList, resourceListDecodeError } from "../validation/quantity";
+import { validateResourceQuota, validateResourceQuotaUpdate } from "../validation/resource-quota-spec";
 import { ageColumn, column, formatQuantity, nameColumn } from "./columns";
 import { defineKind } from "./define-kind";
 import { resourceQuotaSchema } from "./schema/resource-quota";
@@ -20,6 +22,19 @@ function usage(quota: ResourceQuota, limits: boolean): string {
     .filter((name) => name.startsWith("limits.") === limits)
     .map((name) => `${name}: ${formatQuantity(used[name])}/${formatQuantity(hard[name])}`)
     .join(", ");
+}
+
+// --- strategy -----------------------------------------------------------------------------------------------
+
+/** A quantity the decoder would refuse in spec.hard, status.hard or status.used. */
+const decodeError = (q: ResourceQuota) =>
+  resourceListDecodeError(q.spec?.hard) ?? resourceListDecodeError(q.status?.hard) ?? resourceListDecodeError(q.status?.used);
+
+/** Quantities are rounded to milli precision and stored in canonical form (SetDefaults_ResourceList). */
+function applyDefaults(q: ResourceQuota): void {
+  canonicalizeResourceList(q.spec?.hard);
+  canonicalizeResourceList(q.status?.hard);
+  canonicalizeResourceList(q.status?.used);
 }
 
 // --- declaration ----------------------------------------------------------------------------------------------
@@ -75,4 +90,9 @@ export const resourceQuota = defineKind<ResourceQuota>({
   prepareForCreate: (quota) => {
     quota.status = {};
   },
+
+  decodeError,
+  applyDefaults,
+  validate: validateResourceQuota,
+  validateUpdate: validateResourceQuotaUpdate,
 });

@@ -1,3 +1,4 @@
+import { applySecurityContextConstraintsDefaults, validateSecurityContextConstraints } from "../validation/security-context-constraints";
 import { column, nameColumn, NONE } from "./columns";
 import { defineKind } from "./define-kind";
 import { securityContextConstraintsSchema } from "./schema/security-context-constraints";
@@ -106,4 +107,7 @@ export const securityContextConstraints = defineKind<SecurityContextConstraints>
     users: [],
     volumes: ["configMap", "downwardAPI", "emptyDir", "persistentVolumeClaim", "projected", "secret"],
   },
+
+  applyDefaults: applySecurityContextConstraintsDefaults,
+  validate: validateSecurityContextConstraints,
 });

@@ -10,6 +10,9 @@ export interface ServiceAccount extends KubeObject {
   secrets?: ObjectReference[];
 }
 
+// kube-apiserver (1.32) validates nothing of a ServiceAccount beyond its metadata: the names in `secrets` and
+// `imagePullSecrets` are not checked (they are only looked up by admission and the token controller).
+
 /** Only the name of a referenced secret means anything (it is always in the account's namespace). */
 function canonicalize(sa: ServiceAccount): void {
   if (!sa.secrets) return;

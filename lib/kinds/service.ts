@@ -1,6 +1,8 @@
+import { validateServiceSpec, validateServiceUpdate } from "../validation/service-spec";
 import { ageColumn, column, formatLabels, nameColumn, NONE } from "./columns";
 import { defineKind } from "./define-kind";
 import { serviceSchema } from "./schema/service";
+import { applyServiceDefaults, prepareServiceUpdate } from "./shared/service-strategy";
 import type { KubeObject } from "./types";
 
 export interface ServicePort {
@@ -127,4 +129,12 @@ export const service = defineKind<Service>({
   prepareForCreate: (svc) => {
     svc.status = { loadBalancer: {} };
   },
+  applyDefaults: applyServiceDefaults,
+  /** Keeps allocated values the client left out, drops what a type change made meaningless (status is the registry's). */
+  prepareForUpdate: (svc, old) => {
+    prepareServiceUpdate(svc, old);
+    if (svc.spec?.type !== "LoadBalancer" && svc.status) svc.status = { ...svc.status, loadBalancer: {} };
+  },
+  validate: validateServiceSpec,
+  validateUpdate: validateServiceUpdate,
 });

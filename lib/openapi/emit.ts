@@ -39,8 +39,8 @@ export class Emitter {
     if (name) {
       this.register(name, s);
       const ref = { $ref: this.ref(name) };
-      const typeDescription = s.type === "object" ? s.typeDescription : undefined;
-      if (!description || description === typeDescription) return ref;
+      // kubectl explain shows a field's own description only, so it is repeated even when it is the type's.
+      if (!description) return ref;
       // Swagger 2.0 readers (and kube's own v2 document) take siblings of $ref; v3 and draft-07 ignore them.
       return this.dialect === "v2" ? { ...ref, description } : { allOf: [ref], description };
     }

@@ -193,6 +193,7 @@ export class Registry {
     if (opts.sendInitialEvents !== undefined) {
       initialState = opts.sendInitialEvents;
       if (!fromNow) await this.waitForRevision(Number(rv));
+      else if (rv === "" && initialState) await this.store.cache.catchUp();
       if (!initialState) sinceRev = fromNow ? undefined : Number(rv);
     } else {
       initialState = fromNow;

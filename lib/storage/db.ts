@@ -16,6 +16,11 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
 }
 
+/** The file behind a SQLite URL (`file:./data/x.db` -> `./data/x.db`). */
+export function sqliteFilePath(url: string): string {
+  return url.replace(/^file:/, "").split("?", 1)[0];
+}
+
 export function createDb(url: string): { db: Db; dialect: Dialect } {
   if (isPostgresUrl(url)) return { db: makePg(url), dialect: "postgresql" };
   // timeout = SQLite busy timeout: a second server process on the same file waits for the write lock.

@@ -1,7 +1,7 @@
 // lib/storage: the revision log over Prisma (SQLite or PostgreSQL) and the in-memory watch cache it feeds.
 // The only layer that touches the database. Knows nothing about kinds; callers address objects by
 // { resource, namespace, name }. Never imports lib/api, lib/registry or lib/kinds (types only).
-import { configureConnection, createDb, migrate, type Db, type Dialect } from "./db";
+import { configureConnection, createDb, migrate, sqliteFilePath, type Db, type Dialect } from "./db";
 import { RevisionLog } from "./revision-log";
 import { WatchCache } from "./watch-cache";
 
@@ -31,7 +31,7 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
   await configureConnection(db, dialect, opts.synchronous ?? "FULL");
   await migrate(db, dialect);
   let cache: WatchCache | undefined;
-  const log = new RevisionLog(db, dialect, (events) => cache?.offer(events));
+  const log = new RevisionLog(db, dialect, (events) => cache?.offer(events), dialect === "sqlite" ? sqliteFilePath(opts.databaseUrl) : undefined);
   const windowMs = opts.compactionWindowSeconds * 1000;
   cache = new WatchCache(log, {
     windowMs,
@@ -49,6 +49,7 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     async close() {
       clearInterval(compactor);
       cache!.stop();
+      log.close();
       await db.$disconnect();
     },
   };

@@ -2,6 +2,7 @@
 // transaction per batch of writes (group commit). The single counter row in "Revision" is bumped first in
 // every write transaction; that row lock serialises writers on SQLite and PostgreSQL alike, so revisions
 // are contiguous and commit in order, and a tailing process can never miss or reorder one.
+import Database, { type Statement } from "better-sqlite3";
 import type { Db, Dialect } from "./db";
 import { placeholder } from "./db";
 import { Mutex } from "./mutex";
@@ -31,13 +32,26 @@ export class RevisionLog {
   private readonly connection: Mutex | null;
   private readonly p: (i: number) => string;
 
+  /** SQLite: a read-only connection used only to read the revision counter. */
+  private readonly counterReader: Statement | null = null;
+  private readonly readerDb: Database.Database | null = null;
+
   constructor(
     private readonly db: Db,
     readonly dialect: Dialect,
     private readonly onCommitted: (events: LogEvent[]) => void,
+    sqliteFile?: string,
   ) {
     this.connection = dialect === "sqlite" ? new Mutex() : null;
     this.p = placeholder(dialect);
+    if (sqliteFile) {
+      this.readerDb = new Database(sqliteFile, { readonly: true, fileMustExist: true, timeout: 10_000 });
+      this.counterReader = this.readerDb.prepare(`SELECT "rev" FROM "Revision" WHERE "id" = 1`);
+    }
+  }
+
+  close(): void {
+    this.readerDb?.close();
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
@@ -153,6 +167,12 @@ export class RevisionLog {
         objects: rows.map((r) => ({ key: { resource: r.resource, namespace: r.namespace, name: r.name }, rev: Number(r.rev), json: r.object })),
       };
     }, { isolationLevel: this.dialect === "postgresql" ? "RepeatableRead" : "Serializable", timeout: 120_000, maxWait: 30_000 }));
+  }
+
+  /** The store's latest committed revision, cheaply (see WatchCache.catchUp). */
+  latestRevision(): Promise<number> | number {
+    if (this.counterReader) return Number((this.counterReader.get() as { rev: bigint | number }).rev);
+    return this.currentRevision();
   }
 
   currentRevision(): Promise<number> {

@@ -101,7 +101,11 @@ describe("revision log and watch cache", () => {
     const revs = w.lines().map((l) => Number(l.object.metadata.resourceVersion));
     expect(revs.length).toBe(20);
     expect(revs).toEqual([...revs].sort((x, y) => x - y));
-    expect(two.cache.shared).toBe(true);
+    // A consistent read on the second process sees a write acknowledged by the first at once.
+    const r = await one.log.commit({ type: "create", key: key("fresh"), object: cm("fresh") });
+    expect(r.ok).toBe(true);
+    await two.cache.catchUp();
+    expect(two.cache.get(key("fresh"))).toBeDefined();
   });
 
   it("keeps acknowledged writes across a reopen", async () => {

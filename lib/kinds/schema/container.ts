@@ -121,7 +121,14 @@ const handlerProperties = {
   tcpSocket: tcpSocketAction,
 };
 
-const lifecycleHandler = obj(handlerProperties, {
+const lifecycleHandler = obj({
+  ...handlerProperties,
+  // Newer than the spec (Kubernetes 1.32):
+  sleep: obj(
+    { seconds: int64({ description: "Seconds to sleep." }) },
+    { name: coreType("SleepAction"), description: "Sleeps for a while.", required: ["seconds"] },
+  ),
+}, {
   name: coreType("LifecycleHandler"),
   description: "An action run at a container lifecycle event; exactly one of exec, httpGet, tcpSocket.",
 });
@@ -134,6 +141,15 @@ export const probe = obj(
     periodSeconds: int({ description: "Seconds between probes. Defaults to 10." }),
     successThreshold: int({ description: "Consecutive successes after a failure for the probe to count as passed. Defaults to 1." }),
     timeoutSeconds: int({ description: "Seconds after which one probe attempt times out. Defaults to 1." }),
+    // Newer than the spec (Kubernetes 1.32):
+    grpc: obj(
+      {
+        port: int({ description: "Port of the gRPC health service." }),
+        service: str({ description: "Service name sent in the gRPC HealthCheckRequest; empty checks the server as a whole." }),
+      },
+      { name: coreType("GRPCAction"), description: "A gRPC health check.", required: ["port"] },
+    ),
+    terminationGracePeriodSeconds: int64({ description: "Grace period for a container killed because this probe failed; overrides the pod's." }),
   },
   { name: coreType("Probe"), description: "A health check run periodically against a container." },
 );
@@ -153,8 +169,41 @@ export const resourceRequirements = obj(
   {
     limits: resourceList("Maximum amount of each resource the container may use."),
     requests: resourceList("Amount of each resource the container is guaranteed; defaults to the limits when unset."),
+    // Newer than the spec (Kubernetes 1.32):
+    claims: arr(
+      obj(
+        {
+          name: str({ description: "Name of an entry in the pod's resourceClaims." }),
+          request: str({ description: "One request of that claim; empty for all of it." }),
+        },
+        { name: coreType("ResourceClaim"), description: "A dynamic resource claim the container uses.", required: ["name"] },
+      ),
+      { listType: "map", listMapKeys: ["name"], description: "Dynamic resource claims (from the pod's resourceClaims) the container uses." },
+    ),
   },
   { name: coreType("ResourceRequirements"), description: "Compute resources (cpu, memory, ...) of a container." },
+);
+
+const localhostProfile = str({ description: "Profile file on the node (type Localhost only)." });
+
+export const seccompProfile = obj(
+  { localhostProfile, type: str({ description: "RuntimeDefault, Unconfined or Localhost." }) },
+  { name: coreType("SeccompProfile"), description: "A seccomp profile.", required: ["type"] },
+);
+
+export const appArmorProfile = obj(
+  { localhostProfile, type: str({ description: "RuntimeDefault, Unconfined or Localhost." }) },
+  { name: coreType("AppArmorProfile"), description: "An AppArmor profile.", required: ["type"] },
+);
+
+export const windowsSecurityContextOptions = obj(
+  {
+    gmsaCredentialSpec: str({ description: "Contents of the GMSA credential spec." }),
+    gmsaCredentialSpecName: str({ description: "Name of the GMSA credential spec." }),
+    hostProcess: bool({ description: "Run as a Windows HostProcess container." }),
+    runAsUserName: str({ description: "Windows user name to run the entrypoint as." }),
+  },
+  { name: coreType("WindowsSecurityContextOptions"), description: "Windows-specific security settings." },
 );
 
 export const containerSecurityContext = obj(
@@ -173,6 +222,11 @@ export const containerSecurityContext = obj(
     runAsNonRoot: bool({ description: "Refuse to start the container if its image would run as UID 0." }),
     runAsUser: int64({ description: "UID for the container's entrypoint; overrides the pod's setting." }),
     seLinuxOptions: describe(seLinuxOptions, "SELinux context for the container; overrides the pod's setting."),
+    // Newer than the spec (Kubernetes 1.32):
+    appArmorProfile: describe(appArmorProfile, "AppArmor profile of the container; overrides the pod's."),
+    procMount: str({ description: "Default or Unmasked /proc mount." }),
+    seccompProfile: describe(seccompProfile, "Seccomp profile of the container; overrides the pod's."),
+    windowsOptions: describe(windowsSecurityContextOptions, "Windows-specific settings; overrides the pod's."),
   },
   { name: coreType("SecurityContext"), description: "Security options of one container; they override the pod's securityContext." },
 );
@@ -184,6 +238,9 @@ export const volumeMount = obj(
     name: str({ description: "Name of the pod volume to mount." }),
     readOnly: bool({ description: "Mount read-only. Defaults to false." }),
     subPath: str({ description: "Path inside the volume to mount instead of its root." }),
+    // Newer than the spec (Kubernetes 1.32):
+    recursiveReadOnly: str({ description: "Disabled, IfPossible or Enabled: make a read-only mount read-only all the way down." }),
+    subPathExpr: str({ description: "Like subPath, with $(VAR) references to the container's environment expanded." }),
   },
   { name: coreType("VolumeMount"), description: "Mounts a pod volume into the container.", required: ["name", "mountPath"] },
 );
@@ -196,52 +253,76 @@ export const volumeDevice = obj(
   { name: coreType("VolumeDevice"), description: "Maps a raw block volume into the container.", required: ["name", "devicePath"] },
 );
 
-export const container = obj(
-  {
-    args: arr(str(), {
-      description: "Arguments to the entrypoint; replace the image's CMD. `$(VAR)` references to container variables are expanded.",
-    }),
-    command: arr(str(), {
-      description: "Entrypoint array, run without a shell; replaces the image's ENTRYPOINT. `$(VAR)` references are expanded.",
-    }),
-    env: arr(envVar, { mergeKey: "name", strategy: "merge", description: "Environment variables to set in the container." }),
-    envFrom: arr(envFromSource, {
-      description: "Sources whose keys all become environment variables; `env` wins on conflicts.",
-    }),
-    image: str({ description: "Container image name, e.g. nginx:1.27 or registry.example.com/app@sha256:..." }),
-    imagePullPolicy: str({
-      description: "When to pull the image: Always, Never or IfNotPresent. Defaults to Always for the :latest tag, else IfNotPresent.",
-      enum: ["Always", "IfNotPresent", "Never"],
-    }),
-    lifecycle: obj(
+const containerProperties = {
+  args: arr(str(), {
+    description: "Arguments to the entrypoint; replace the image's CMD. `$(VAR)` references to container variables are expanded.",
+  }),
+  command: arr(str(), {
+    description: "Entrypoint array, run without a shell; replaces the image's ENTRYPOINT. `$(VAR)` references are expanded.",
+  }),
+  env: arr(envVar, { mergeKey: "name", strategy: "merge", description: "Environment variables to set in the container." }),
+  envFrom: arr(envFromSource, {
+    description: "Sources whose keys all become environment variables; `env` wins on conflicts.",
+  }),
+  image: str({ description: "Container image name, e.g. nginx:1.27 or registry.example.com/app@sha256:..." }),
+  imagePullPolicy: str({
+    description: "When to pull the image: Always, Never or IfNotPresent. Defaults to Always for the :latest tag, else IfNotPresent.",
+    enum: ["Always", "IfNotPresent", "Never"],
+  }),
+  lifecycle: obj(
+    {
+      postStart: describe(lifecycleHandler, "Run right after the container is created; on failure the container is restarted."),
+      preStop: describe(lifecycleHandler, "Run before the container is terminated; the grace period keeps counting."),
+    },
+    { name: coreType("Lifecycle"), description: "Actions the system runs at container lifecycle events." },
+  ),
+  livenessProbe: describe(probe, "Periodic check of container liveness; the container is restarted when it fails."),
+  name: str({ description: "Name of the container (a DNS label), unique within the pod. Cannot be changed." }),
+  ports: arr(containerPort, {
+    mergeKey: "containerPort",
+    strategy: "merge",
+    listMapKeys: ["containerPort", "protocol"],
+    description: "Ports the container exposes; informational (any port the process listens on is reachable).",
+  }),
+  readinessProbe: describe(probe, "Periodic check of readiness; a failing container is removed from Service endpoints."),
+  resources: describe(resourceRequirements, "Compute resources the container needs and may use."),
+  securityContext: describe(containerSecurityContext, "Security options of this container."),
+  stdin: bool({ description: "Keep a stdin buffer open for the container. Defaults to false." }),
+  stdinOnce: bool({ description: "Close stdin after the first attached client disconnects. Defaults to false." }),
+  terminationMessagePath: str({ description: "File the container's termination message is read from. Defaults to /dev/termination-log." }),
+  terminationMessagePolicy: str({
+    description: "File (only the message file) or FallbackToLogsOnError (the log tail when the file is empty on error). Defaults to File.",
+    enum: ["FallbackToLogsOnError", "File"],
+  }),
+  tty: bool({ description: "Allocate a TTY; needs stdin too. Defaults to false." }),
+  volumeDevices: arr(volumeDevice, { mergeKey: "devicePath", strategy: "merge", description: "Raw block devices the container uses." }),
+  volumeMounts: arr(volumeMount, { mergeKey: "mountPath", strategy: "merge", description: "Pod volumes to mount into the container's filesystem." }),
+  workingDir: str({ description: "Working directory; defaults to the image's." }),
+  // Newer than the spec (Kubernetes 1.32):
+  resizePolicy: arr(
+    obj(
       {
-        postStart: describe(lifecycleHandler, "Run right after the container is created; on failure the container is restarted."),
-        preStop: describe(lifecycleHandler, "Run before the container is terminated; the grace period keeps counting."),
+        resourceName: str({ description: "Resource the policy is for: cpu or memory." }),
+        restartPolicy: str({ description: "NotRequired (default) or RestartContainer when the resource is resized." }),
       },
-      { name: coreType("Lifecycle"), description: "Actions the system runs at container lifecycle events." },
+      { name: coreType("ContainerResizePolicy"), description: "What resizing a resource does to the container.", required: ["resourceName", "restartPolicy"] },
     ),
-    livenessProbe: describe(probe, "Periodic check of container liveness; the container is restarted when it fails."),
-    name: str({ description: "Name of the container (a DNS label), unique within the pod. Cannot be changed." }),
-    ports: arr(containerPort, {
-      mergeKey: "containerPort",
-      strategy: "merge",
-      listMapKeys: ["containerPort", "protocol"],
-      description: "Ports the container exposes; informational (any port the process listens on is reachable).",
-    }),
-    readinessProbe: describe(probe, "Periodic check of readiness; a failing container is removed from Service endpoints."),
-    resources: describe(resourceRequirements, "Compute resources the container needs and may use."),
-    securityContext: describe(containerSecurityContext, "Security options of this container."),
-    stdin: bool({ description: "Keep a stdin buffer open for the container. Defaults to false." }),
-    stdinOnce: bool({ description: "Close stdin after the first attached client disconnects. Defaults to false." }),
-    terminationMessagePath: str({ description: "File the container's termination message is read from. Defaults to /dev/termination-log." }),
-    terminationMessagePolicy: str({
-      description: "File (only the message file) or FallbackToLogsOnError (the log tail when the file is empty on error). Defaults to File.",
-      enum: ["FallbackToLogsOnError", "File"],
-    }),
-    tty: bool({ description: "Allocate a TTY; needs stdin too. Defaults to false." }),
-    volumeDevices: arr(volumeDevice, { mergeKey: "devicePath", strategy: "merge", description: "Raw block devices the container uses." }),
-    volumeMounts: arr(volumeMount, { mergeKey: "mountPath", strategy: "merge", description: "Pod volumes to mount into the container's filesystem." }),
-    workingDir: str({ description: "Working directory; defaults to the image's." }),
+    { description: "Resize policies per resource." },
+  ),
+  restartPolicy: str({ description: "Init containers only: Always makes it a sidecar that keeps running next to the app containers." }),
+  startupProbe: describe(probe, "Check that the container has started; other probes wait until it succeeds, and failing restarts the container."),
+};
+
+export const container = obj(containerProperties, {
+  name: coreType("Container"),
+  description: "A single application container run in a pod.",
+  required: ["name"],
+});
+
+export const ephemeralContainer = obj(
+  {
+    ...containerProperties,
+    targetContainerName: str({ description: "Container whose process namespace this one joins, if the runtime supports it." }),
   },
-  { name: coreType("Container"), description: "A single application container run in a pod.", required: ["name"] },
+  { name: coreType("EphemeralContainer"), description: "A temporary container added to a running pod for debugging (kubectl debug).", required: ["name"] },
 );

@@ -19,6 +19,8 @@ const endpointPort = obj(
     name: str({ description: "Name of the port; must match the Service port name. Optional with a single port." }),
     port: int({ description: "Port number." }),
     protocol: str({ description: "TCP, UDP or SCTP. Defaults to TCP.", enum: ["SCTP", "TCP", "UDP"] }),
+    // Newer than the spec (Kubernetes 1.32):
+    appProtocol: str({ description: "Application protocol of the port, e.g. kubernetes.io/h2c or a domain-prefixed name." }),
   },
   { name: coreType("EndpointPort"), description: "A port of the endpoints.", required: ["port"] },
 );

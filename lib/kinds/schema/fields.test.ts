@@ -15,7 +15,7 @@ const pod = {
       { name: "b", image: "y", resources: { limits: { cpu: "1" } } },
     ],
     volumes: [{ name: "v", emptyDir: { medium: "Memory", bogus: "x" } }],
-    readinessGates: [],
+    notAField: [],
   },
   extra: {},
 };
@@ -27,7 +27,7 @@ describe("findUnknownFields", () => {
       "spec.containers[0].foo",
       "spec.containers[0].ports[0].nope",
       "spec.volumes[0].emptyDir.bogus",
-      "spec.readinessGates",
+      "spec.notAField",
       "extra",
     ]);
   });

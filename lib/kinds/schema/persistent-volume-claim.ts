@@ -1,36 +1,45 @@
-// PersistentVolumeClaim (spec 2.11): accessModes and selector.matchExpressions atomic, resource maps merge.
+// PersistentVolumeClaim (spec 2.11): accessModes and selector.matchExpressions atomic, resource maps merge,
+// status.conditions merge by type.
 import { resourceList } from "./container";
-import { labelSelector } from "./label-selector";
 import { coreType } from "./names";
-import { arr, describe, obj, str } from "./schema";
+import { accessModes, persistentVolumeClaimSpec } from "./persistent-volume-claim-spec";
+import { arr, map, obj, str, time } from "./schema";
 import { resource } from "./resource";
-
-export const accessModes = (description: string) => arr(str({ enum: ["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"] }), { description });
 
 export const persistentVolumeClaimSchema = resource(
   "PersistentVolumeClaim",
   {
-    spec: obj(
-      {
-        accessModes: accessModes("Access modes the volume must offer: ReadWriteOnce, ReadOnlyMany, ReadWriteMany."),
-        resources: obj(
-          {
-            limits: resourceList("Most storage the claim may use."),
-            requests: resourceList("Least storage the claim needs, e.g. storage: 1Gi."),
-          },
-          { name: coreType("VolumeResourceRequirements"), description: "Storage the claim needs." },
-        ),
-        selector: describe(labelSelector, "Labels the bound volume must have."),
-        storageClassName: str({ description: "StorageClass the volume must belong to; \"\" asks for a volume without a class." }),
-        volumeName: str({ description: "Name of the PersistentVolume to bind to." }),
-      },
-      { name: coreType("PersistentVolumeClaimSpec"), description: "The storage requested." },
-    ),
+    spec: persistentVolumeClaimSpec,
     status: obj(
       {
         accessModes: accessModes("Access modes of the bound volume."),
         capacity: resourceList("Capacity of the bound volume."),
         phase: str({ description: "Pending, Bound or Lost.", enum: ["Bound", "Lost", "Pending"] }),
+        // Newer than the spec (Kubernetes 1.32):
+        allocatedResourceStatuses: map(str(), { mapType: "granular", description: "State of resize operations per resource." }),
+        allocatedResources: resourceList("Resources allocated to the claim (after a resize)."),
+        conditions: arr(
+          obj(
+            {
+              lastProbeTime: time({ description: "When the condition was last probed." }),
+              lastTransitionTime: time({ description: "When the status last changed." }),
+              message: str({ description: "Human-readable details." }),
+              reason: str({ description: "Short reason, e.g. Resizing." }),
+              status: str({ description: "True, False or Unknown." }),
+              type: str({ description: "Condition type, e.g. Resizing, FileSystemResizePending." }),
+            },
+            { name: coreType("PersistentVolumeClaimCondition"), description: "One condition of a claim.", required: ["type", "status"] },
+          ),
+          { mergeKey: "type", strategy: "merge", description: "Current conditions of the claim." },
+        ),
+        currentVolumeAttributesClassName: str({ description: "VolumeAttributesClass currently applied." }),
+        modifyVolumeStatus: obj(
+          {
+            status: str({ description: "Pending, InProgress or Infeasible." }),
+            targetVolumeAttributesClassName: str({ description: "Class being applied." }),
+          },
+          { name: coreType("ModifyVolumeStatus"), description: "State of a volume attributes change.", required: ["status"] },
+        ),
       },
       { name: coreType("PersistentVolumeClaimStatus"), description: "Current state of the claim." },
     ),

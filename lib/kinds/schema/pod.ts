@@ -2,33 +2,26 @@
 // initContainers and imagePullSecrets by name, volumes by name with retainKeys, hostAliases by ip,
 // status.conditions by type; tolerations, affinity term lists, dnsConfig lists, supplementalGroups and container
 // statuses atomic.
-import { container, seLinuxOptions } from "./container";
+import {
+  appArmorProfile, container, ephemeralContainer, resourceList, resourceRequirements, seccompProfile, seLinuxOptions, windowsSecurityContextOptions,
+} from "./container";
 import { labelSelector } from "./label-selector";
 import { coreType } from "./names";
+import { nodeSelector, nodeSelectorTerm } from "./node-selector";
 import { localObjectReference } from "./object-reference";
 import { arr, bool, describe, int, int64, map, obj, str, time } from "./schema";
 import { resource } from "./resource";
 import { podVolumeSources } from "./volume-source";
-
-const nodeSelectorRequirement = obj(
-  {
-    key: str({ description: "Label key the requirement applies to." }),
-    operator: str({ description: "In, NotIn, Exists, DoesNotExist, Gt or Lt.", enum: ["DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn"] }),
-    values: arr(str(), { description: "Values for In and NotIn (non-empty), one integer for Gt and Lt, none otherwise." }),
-  },
-  { name: coreType("NodeSelectorRequirement"), description: "One requirement on a node label.", required: ["key", "operator"] },
-);
-
-const nodeSelectorTerm = obj(
-  { matchExpressions: arr(nodeSelectorRequirement, { description: "Requirements on node labels, ANDed." }) },
-  { name: coreType("NodeSelectorTerm"), description: "A node selector term; an empty term matches no node." },
-);
 
 const podAffinityTerm = obj(
   {
     labelSelector: describe(labelSelector, "Pods this term is about."),
     namespaces: arr(str(), { description: "Namespaces the selector applies to; empty means the pod's own." }),
     topologyKey: str({ description: "Node label whose equal values define \"co-located\" (e.g. kubernetes.io/hostname)." }),
+    // Newer than the spec (Kubernetes 1.32):
+    matchLabelKeys: arr(str(), { description: "Label keys whose values (taken from this pod) are added to labelSelector as In requirements." }),
+    mismatchLabelKeys: arr(str(), { description: "Label keys whose values (taken from this pod) are added to labelSelector as NotIn requirements." }),
+    namespaceSelector: describe(labelSelector, "Namespaces the selector applies to, by label; ORed with namespaces."),
   },
   {
     name: coreType("PodAffinityTerm"),
@@ -72,13 +65,9 @@ const affinity = obj(
           ),
           { description: "The scheduler prefers nodes matching the weighted terms." },
         ),
-        requiredDuringSchedulingIgnoredDuringExecution: obj(
-          { nodeSelectorTerms: arr(nodeSelectorTerm, { description: "Terms, ORed." }) },
-          {
-            name: coreType("NodeSelector"),
-            description: "The pod is only scheduled onto nodes matching one of the terms; not enforced after scheduling.",
-            required: ["nodeSelectorTerms"],
-          },
+        requiredDuringSchedulingIgnoredDuringExecution: describe(
+          nodeSelector,
+          "The pod is only scheduled onto nodes matching one of the terms; not enforced after scheduling.",
         ),
       },
       { name: coreType("NodeAffinity"), description: "Node affinity scheduling rules." },
@@ -116,6 +105,20 @@ const podSecurityContext = obj(
     runAsUser: int64({ description: "UID for every container's entrypoint." }),
     seLinuxOptions: describe(seLinuxOptions, "SELinux context for all containers."),
     supplementalGroups: arr(int64(), { description: "Groups added to the first process of every container." }),
+    // Newer than the spec (Kubernetes 1.32):
+    appArmorProfile: describe(appArmorProfile, "AppArmor profile for all containers."),
+    fsGroupChangePolicy: str({ description: "OnRootMismatch or Always: when volume ownership is changed to fsGroup." }),
+    seLinuxChangePolicy: str({ description: "Recursive or MountOption: how volumes get the pod's SELinux label." }),
+    seccompProfile: describe(seccompProfile, "Seccomp profile for all containers."),
+    supplementalGroupsPolicy: str({ description: "Merge (default) or Strict: whether groups from the image's /etc/group are added." }),
+    sysctls: arr(
+      obj(
+        { name: str({ description: "Name of the sysctl." }), value: str({ description: "Value to set." }) },
+        { name: coreType("Sysctl"), description: "A kernel parameter.", required: ["name", "value"] },
+      ),
+      { description: "Namespaced kernel parameters set for the pod." },
+    ),
+    windowsOptions: describe(windowsSecurityContextOptions, "Windows-specific settings for all containers."),
   },
   { name: coreType("PodSecurityContext"), description: "Pod-level security attributes; containers may override some." },
 );
@@ -190,6 +193,73 @@ const podSpec = obj(
       strategy: "merge,retainKeys",
       description: "Volumes the pod's containers can mount.",
     }),
+    // Newer than the spec (Kubernetes 1.32):
+    enableServiceLinks: bool({ description: "Inject environment variables for the Services in the namespace (docker links style). Defaults to true." }),
+    ephemeralContainers: arr(ephemeralContainer, {
+      mergeKey: "name",
+      strategy: "merge",
+      description: "Debugging containers added to the running pod (through the ephemeralcontainers subresource).",
+    }),
+    hostUsers: bool({ description: "Use the host's user namespace. Defaults to true." }),
+    os: obj(
+      { name: str({ description: "linux or windows." }) },
+      { name: coreType("PodOS"), description: "Operating system the pod's containers need.", required: ["name"] },
+    ),
+    overhead: resourceList("Resources the runtime class adds to the pod's own, set by admission."),
+    preemptionPolicy: str({ description: "PreemptLowerPriority (default) or Never." }),
+    readinessGates: arr(
+      obj(
+        { conditionType: str({ description: "A condition type that must be True for the pod to be ready." }) },
+        { name: coreType("PodReadinessGate"), description: "An extra readiness condition.", required: ["conditionType"] },
+      ),
+      { description: "Extra conditions the pod needs to be ready." },
+    ),
+    resourceClaims: arr(
+      obj(
+        {
+          name: str({ description: "Name of the claim within the pod." }),
+          resourceClaimName: str({ description: "An existing ResourceClaim in the namespace." }),
+          resourceClaimTemplateName: str({ description: "A ResourceClaimTemplate to create a claim from." }),
+        },
+        { name: coreType("PodResourceClaim"), description: "A dynamic resource claim of the pod.", required: ["name"] },
+      ),
+      { mergeKey: "name", strategy: "merge,retainKeys", description: "Dynamic resources the pod needs." },
+    ),
+    resources: describe(resourceRequirements, "Resources for the whole pod (pod-level limits and requests)."),
+    runtimeClassName: str({ description: "RuntimeClass to run the pod with." }),
+    schedulingGates: arr(
+      obj(
+        { name: str({ description: "Name of the gate." }) },
+        { name: coreType("PodSchedulingGate"), description: "A gate holding the pod back from scheduling.", required: ["name"] },
+      ),
+      { mergeKey: "name", strategy: "merge", description: "While any gate remains, the pod is not scheduled." },
+    ),
+    setHostnameAsFQDN: bool({ description: "Make the kernel hostname the pod's fully qualified domain name." }),
+    topologySpreadConstraints: arr(
+      obj(
+        {
+          labelSelector: describe(labelSelector, "Pods counted in each topology domain."),
+          matchLabelKeys: arr(str(), { description: "Label keys whose values (from this pod) narrow the selector." }),
+          maxSkew: int({ description: "Largest allowed difference in matching pods between domains." }),
+          minDomains: int({ description: "Least number of eligible domains." }),
+          nodeAffinityPolicy: str({ description: "Honor (default) or Ignore the pod's node affinity when counting." }),
+          nodeTaintsPolicy: str({ description: "Honor or Ignore (default) node taints when counting." }),
+          topologyKey: str({ description: "Node label defining the domains." }),
+          whenUnsatisfiable: str({ description: "DoNotSchedule or ScheduleAnyway." }),
+        },
+        {
+          name: coreType("TopologySpreadConstraint"),
+          description: "How to spread matching pods across topology domains.",
+          required: ["maxSkew", "topologyKey", "whenUnsatisfiable"],
+        },
+      ),
+      {
+        mergeKey: "topologyKey",
+        strategy: "merge",
+        listMapKeys: ["topologyKey", "whenUnsatisfiable"],
+        description: "How the pod's group spreads across zones, nodes and other domains.",
+      },
+    ),
   },
   { name: coreType("PodSpec"), description: "Desired state of a pod.", required: ["containers"] },
 );
@@ -233,9 +303,60 @@ const containerStatus = obj(
     ready: bool({ description: "Whether the container passes its readiness probe." }),
     restartCount: int({ description: "How often the container has been restarted." }),
     state: describe(containerState, "Current state of the container."),
+    // Newer than the spec (Kubernetes 1.32):
+    allocatedResources: resourceList("Resources the node allocated to the container."),
+    allocatedResourcesStatus: arr(
+      obj(
+        {
+          name: str({ description: "Resource name." }),
+          resources: arr(
+            obj(
+              {
+                health: str({ description: "Healthy, Unhealthy or Unknown." }),
+                resourceID: str({ description: "ID of the device." }),
+              },
+              { name: coreType("ResourceHealth"), description: "Health of one device.", required: ["resourceID"] },
+            ),
+            { listType: "map", listMapKeys: ["resourceID"], description: "Health per device." },
+          ),
+        },
+        { name: coreType("ResourceStatus"), description: "Health of the devices of one resource.", required: ["name"] },
+      ),
+      { mergeKey: "name", strategy: "merge", description: "Health of allocated devices." },
+    ),
+    resources: describe(resourceRequirements, "Resources actually configured for the running container."),
+    started: bool({ description: "Whether the container has passed its startup probe." }),
+    user: obj(
+      {
+        linux: obj(
+          {
+            gid: int64({ description: "Primary GID of the first process." }),
+            supplementalGroups: arr(int64(), { description: "Supplementary GIDs of the first process." }),
+            uid: int64({ description: "UID of the first process." }),
+          },
+          { name: coreType("LinuxContainerUser"), description: "Linux identity of the first process.", required: ["uid", "gid"] },
+        ),
+      },
+      { name: coreType("ContainerUser"), description: "Identity the container's first process runs as." },
+    ),
+    volumeMounts: arr(
+      obj(
+        {
+          mountPath: str({ description: "Path of the mount in the container." }),
+          name: str({ description: "Name of the volume." }),
+          readOnly: bool({ description: "Whether the mount is read-only." }),
+          recursiveReadOnly: str({ description: "Disabled or Enabled." }),
+        },
+        { name: coreType("VolumeMountStatus"), description: "Status of one volume mount.", required: ["name", "mountPath"] },
+      ),
+      { mergeKey: "mountPath", strategy: "merge", description: "Status of the container's volume mounts." },
+    ),
   },
   { name: coreType("ContainerStatus"), description: "Status of one container.", required: ["name", "ready", "restartCount", "image", "imageID"] },
 );
+
+const podIP = (type: string, description: string) =>
+  obj({ ip: str({ description: "The IP address." }) }, { name: coreType(type), description, required: ["ip"] });
 
 const podCondition = obj(
   {
@@ -265,6 +386,26 @@ const podStatus = obj(
     qosClass: str({ description: "Quality of service class from the resource requirements: Guaranteed, Burstable, BestEffort.", enum: ["BestEffort", "Burstable", "Guaranteed"] }),
     reason: str({ description: "Short reason the pod is in its state, e.g. Evicted." }),
     startTime: time({ description: "When the kubelet acknowledged the pod, before pulling images." }),
+    // Newer than the spec (Kubernetes 1.32):
+    ephemeralContainerStatuses: arr(containerStatus, { description: "Status of each ephemeral container." }),
+    hostIPs: arr(podIP("HostIP", "An IP address of the pod's node."), {
+      mergeKey: "ip",
+      strategy: "merge",
+      listType: "atomic",
+      description: "IPs of the node; the first equals hostIP.",
+    }),
+    podIPs: arr(podIP("PodIP", "An IP address of the pod."), { mergeKey: "ip", strategy: "merge", description: "IPs of the pod (one per family); the first equals podIP." }),
+    resize: str({ description: "State of a requested resize: Proposed, InProgress, Deferred or Infeasible." }),
+    resourceClaimStatuses: arr(
+      obj(
+        {
+          name: str({ description: "Name of the claim in spec.resourceClaims." }),
+          resourceClaimName: str({ description: "Name of the ResourceClaim created for it." }),
+        },
+        { name: coreType("PodResourceClaimStatus"), description: "Which ResourceClaim backs a pod claim.", required: ["name"] },
+      ),
+      { mergeKey: "name", strategy: "merge,retainKeys", description: "ResourceClaims created for the pod's claims." },
+    ),
   },
   { name: coreType("PodStatus"), description: "Most recently observed state of a pod; may lag behind reality." },
 );

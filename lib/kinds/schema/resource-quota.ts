@@ -11,6 +11,23 @@ export const resourceQuotaSchema = resource(
       {
         hard: resourceList("Hard limit per named resource (pods, requests.cpu, limits.memory, services, ...)."),
         scopes: arr(str(), { description: "Restricts what the quota counts: Terminating, NotTerminating, BestEffort, NotBestEffort." }),
+        // Newer than the spec (Kubernetes 1.32):
+        scopeSelector: obj(
+          {
+            matchExpressions: arr(
+              obj(
+                {
+                  operator: str({ description: "In, NotIn, Exists or DoesNotExist." }),
+                  scopeName: str({ description: "Scope the requirement applies to, e.g. PriorityClass." }),
+                  values: arr(str(), { description: "Values for In and NotIn." }),
+                },
+                { name: coreType("ScopedResourceSelectorRequirement"), description: "One scope requirement.", required: ["scopeName", "operator"] },
+              ),
+              { description: "Requirements, ANDed." },
+            ),
+          },
+          { name: coreType("ScopeSelector"), description: "Scopes as selector requirements; ANDed with scopes." },
+        ),
       },
       { name: coreType("ResourceQuotaSpec"), description: "The desired quota." },
     ),

@@ -41,18 +41,18 @@ describe("kind schemas", () => {
     ]);
   });
 
-  it("container has exactly the spec 2.13 fields", () => {
+  it("container has the spec 2.13 fields and the three 1.32 ones", () => {
     const c = at(podSchema, "spec.containers[]");
     expect(c.type === "object" && Object.keys(c.properties).sort()).toEqual([
       "args", "command", "env", "envFrom", "image", "imagePullPolicy", "lifecycle", "livenessProbe", "name", "ports",
-      "readinessProbe", "resources", "securityContext", "stdin", "stdinOnce", "terminationMessagePath",
-      "terminationMessagePolicy", "tty", "volumeDevices", "volumeMounts", "workingDir",
+      "readinessProbe", "resizePolicy", "resources", "restartPolicy", "securityContext", "startupProbe", "stdin", "stdinOnce",
+      "terminationMessagePath", "terminationMessagePolicy", "tty", "volumeDevices", "volumeMounts", "workingDir",
     ]);
   });
 
   it("pod volumes carry every Pod volume source of spec 2.14, PersistentVolume spec the PV ones", () => {
     const volume = at(podSchema, "spec.volumes[]");
-    expect(volume.type === "object" && Object.keys(volume.properties).length).toBe(28); // name + 27 sources
+    expect(volume.type === "object" && Object.keys(volume.properties).length).toBe(31); // name + 27 spec sources + csi, ephemeral, image
     const pv = kinds.find((k) => k.kind === "PersistentVolume")!.schema!;
     const spec = at(pv, "spec");
     const keys = spec.type === "object" ? Object.keys(spec.properties) : [];
@@ -95,6 +95,19 @@ describe("kind schemas", () => {
       [podSchema, "metadata.finalizers", { mergeKey: undefined, strategy: "merge", listType: "set" }],
       [podSchema, "metadata.ownerReferences", { mergeKey: "uid", strategy: "merge" }],
       [podSchema, "metadata.initializers.pending", { mergeKey: "name", strategy: "merge" }],
+      [podSchema, "spec.ephemeralContainers", { mergeKey: "name", strategy: "merge" }],
+      [podSchema, "spec.topologySpreadConstraints", { mergeKey: "topologyKey", strategy: "merge", listType: "map" }],
+      [podSchema, "spec.schedulingGates", { mergeKey: "name", strategy: "merge" }],
+      [podSchema, "spec.resourceClaims", { mergeKey: "name", strategy: "merge,retainKeys" }],
+      [podSchema, "spec.readinessGates", { listType: "atomic" }],
+      [podSchema, "spec.securityContext.sysctls", { listType: "atomic" }],
+      [podSchema, "status.podIPs", { mergeKey: "ip", strategy: "merge" }],
+      [podSchema, "status.hostIPs", { mergeKey: "ip", strategy: "merge", listType: "atomic" }],
+      [podSchema, "spec.containers[].resizePolicy", { listType: "atomic" }],
+      [serviceSchema, "spec.clusterIPs", { listType: "atomic" }],
+      [serviceSchema, "status.conditions", { mergeKey: "type", strategy: "merge" }],
+      [kind("PersistentVolume"), "spec.mountOptions", { listType: "atomic" }],
+      [kind("PersistentVolumeClaim"), "status.conditions", { mergeKey: "type", strategy: "merge" }],
       [serviceSchema, "spec.ports", { mergeKey: "port", strategy: "merge" }],
       [serviceSchema, "spec.externalIPs", { listType: "atomic" }],
       [serviceSchema, "spec.loadBalancerSourceRanges", { listType: "atomic" }],

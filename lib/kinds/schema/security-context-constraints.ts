@@ -66,6 +66,12 @@ export const securityContextConstraintsSchema = resource(
     supplementalGroups: describe(groupStrategy("SupplementalGroupsStrategyOptions", "supplemental groups"), "How supplemental groups are chosen and checked."),
     users: arr(str(), { description: "Users who may use this SCC." }),
     volumes: arr(str(), { description: "Volume source types pods may use (configMap, secret, hostPath, ...); '*' allows all." }),
+    // Newer than the spec (OpenShift 4):
+    allowPrivilegeEscalation: bool({ description: "Whether a process may gain more privileges than its parent; false forbids it." }),
+    allowedUnsafeSysctls: arr(str(), { description: "Unsafe sysctls pods may set ('*' or 'prefix.*' patterns)." }),
+    defaultAllowPrivilegeEscalation: bool({ description: "Default for containers that do not set allowPrivilegeEscalation." }),
+    forbiddenSysctls: arr(str(), { description: "Sysctls pods may not set ('*' or 'prefix.*' patterns)." }),
+    userNamespaceLevel: str({ description: "AllowHostLevel (default) or RequirePodLevel user namespaces." }),
   },
   { description: "OpenShift security context constraints: what security settings pods of the allowed users and service accounts may request." },
 );

@@ -1,11 +1,15 @@
 // Volume sources of spec 2.14: `podVolumeSources` are the members of a Pod `spec.volumes[]` entry,
 // `persistentVolumeSources` the members of a PersistentVolume `spec`. The PV variants differ only where the spec
 // says so: hostPath without `type`, iscsi without `initiatorName`, storageos with a full object reference, and
-// `local`. Every list inside a source is atomic.
+// `local`. Every list inside a source is atomic. Members and fields newer than the spec (Kubernetes 1.32) follow
+// the spec's ones and are marked.
 import { objectFieldSelector, resourceFieldSelector } from "./container";
+import { labelSelector } from "./label-selector";
 import { coreType } from "./names";
+import { objectMeta } from "./object-meta";
 import { localObjectReference, objectReference } from "./object-reference";
-import { arr, bool, describe, int, map, obj, quantity, str, type Schema } from "./schema";
+import { persistentVolumeClaimSpec } from "./persistent-volume-claim-spec";
+import { arr, bool, describe, int, int64, map, obj, quantity, str, type ObjectSchema, type Schema } from "./schema";
 
 const fsType = str({ description: "Filesystem type to mount, e.g. ext4 or xfs; implicitly ext4 when unset." });
 const readOnlyField = bool({ description: "Mount the volume read-only. Defaults to false." });
@@ -75,6 +79,8 @@ const sharedSources = {
     fsType,
     readOnly: readOnlyField,
     volumeID: str({ description: "ID of the Cinder volume." }),
+    // Newer than the spec (Kubernetes 1.32):
+    secretRef: describe(localObjectReference, "Secret with the OpenStack credentials."),
   }, ["volumeID"]),
   fc: source("FCVolumeSource", "A Fibre Channel volume attached to the node.", {
     fsType,
@@ -125,6 +131,8 @@ const sharedSources = {
     registry: str({ description: "Quobyte registry addresses (host:port, comma-separated)." }),
     user: str({ description: "User to map volume access to." }),
     volume: str({ description: "Name of the Quobyte volume." }),
+    // Newer than the spec (Kubernetes 1.32):
+    tenant: str({ description: "Quobyte tenant owning the volume." }),
   }, ["registry", "volume"]),
   rbd: source("RBDVolumeSource", "A Rados Block Device attached to the node.", {
     fsType,
@@ -226,6 +234,19 @@ export const podVolumeSources = {
             name: str({ description: "Name of the Secret." }),
             optional: bool({ description: "Whether the Secret or its keys may be missing." }),
           }),
+          // Newer than the spec (Kubernetes 1.32):
+          clusterTrustBundle: source("ClusterTrustBundleProjection", "Certificates of ClusterTrustBundle objects, as one PEM file.", {
+            labelSelector: describe(labelSelector, "Bundles to include, by label (with signerName)."),
+            name: str({ description: "A bundle by name." }),
+            optional: bool({ description: "Whether a missing bundle is tolerated." }),
+            path: str({ description: "Relative path of the file to write." }),
+            signerName: str({ description: "Bundles of this signer." }),
+          }, ["path"]),
+          serviceAccountToken: source("ServiceAccountTokenProjection", "A token of the pod's service account.", {
+            audience: str({ description: "Intended audience of the token; defaults to the API server's." }),
+            expirationSeconds: int64({ description: "Requested validity in seconds; at least 600. Defaults to 3600." }),
+            path: str({ description: "Relative path of the token file." }),
+          }, ["path"]),
         },
         { name: coreType("VolumeProjection"), description: "One projected source." },
       ),
@@ -242,18 +263,82 @@ export const podVolumeSources = {
     ...storageosProperties,
     secretRef: describe(localObjectReference, "Secret holding the StorageOS API credentials."),
   }),
+  // Newer than the spec (Kubernetes 1.32):
+  csi: source("CSIVolumeSource", "An ephemeral volume from a CSI driver, living as long as the pod.", {
+    driver: str({ description: "Name of the CSI driver." }),
+    fsType: str({ description: "Filesystem type to mount; passed to the driver." }),
+    nodePublishSecretRef: describe(localObjectReference, "Secret passed to the driver's NodePublishVolume call."),
+    readOnly: bool({ description: "Mount read-only." }),
+    volumeAttributes: map(str(), { description: "Driver-specific properties." }),
+  }, ["driver"]),
+  ephemeral: source("EphemeralVolumeSource", "A volume from a claim created with the pod and deleted with it.", {
+    volumeClaimTemplate: obj(
+      {
+        metadata: describe(objectMeta, "Labels and annotations copied into the claim."),
+        spec: describe(persistentVolumeClaimSpec, "Spec of the claim."),
+      },
+      { name: coreType("PersistentVolumeClaimTemplate"), description: "Template of the claim created for the pod.", required: ["spec"] },
+    ),
+  }),
+  image: source("ImageVolumeSource", "The contents of an OCI image or artifact, read-only.", {
+    pullPolicy: str({ description: "Always, Never or IfNotPresent." }),
+    reference: str({ description: "Image or artifact reference." }),
+  }),
 };
+
+const secretReference = obj(
+  {
+    name: str({ description: "Name of the Secret." }),
+    namespace: str({ description: "Namespace of the Secret." }),
+  },
+  { name: coreType("SecretReference"), description: "A Secret in any namespace." },
+);
+
+/** The PersistentVolume flavour of a source: its secret may live in another namespace (plus extra fields). */
+function persistentVariant(base: ObjectSchema, type: string, extra: Record<string, Schema> = {}, omit: string[] = []): ObjectSchema {
+  const properties: Record<string, Schema> = { ...base.properties, ...extra };
+  for (const key of omit) delete properties[key];
+  if (properties.secretRef) properties.secretRef = describe(secretReference, properties.secretRef.description ?? "Secret with the credentials.");
+  return obj(properties, { name: coreType(type), description: base.typeDescription, required: base.required });
+}
 
 /** Members of a PersistentVolume `spec` that name where its storage is. */
 export const persistentVolumeSources = {
   ...sharedSources,
+  cephfs: persistentVariant(sharedSources.cephfs, "CephFSPersistentVolumeSource"),
+  cinder: persistentVariant(sharedSources.cinder, "CinderPersistentVolumeSource"),
+  flexVolume: persistentVariant(sharedSources.flexVolume, "FlexPersistentVolumeSource"),
+  rbd: persistentVariant(sharedSources.rbd, "RBDPersistentVolumeSource"),
+  scaleIO: persistentVariant(sharedSources.scaleIO, "ScaleIOPersistentVolumeSource"),
+  // Newer than the spec (Kubernetes 1.32): the fields below and `csi`.
+  azureFile: persistentVariant(sharedSources.azureFile, "AzureFilePersistentVolumeSource", {
+    secretNamespace: str({ description: "Namespace of the Secret; defaults to the pod's." }),
+  }),
+  glusterfs: persistentVariant(sharedSources.glusterfs, "GlusterfsPersistentVolumeSource", {
+    endpointsNamespace: str({ description: "Namespace of the Endpoints object; defaults to the claim's." }),
+  }),
+  csi: source("CSIPersistentVolumeSource", "Storage managed by a CSI driver.", {
+    controllerExpandSecretRef: describe(secretReference, "Secret for the driver's ControllerExpandVolume call."),
+    controllerPublishSecretRef: describe(secretReference, "Secret for the driver's ControllerPublishVolume call."),
+    driver: str({ description: "Name of the CSI driver." }),
+    fsType: str({ description: "Filesystem type to mount." }),
+    nodeExpandSecretRef: describe(secretReference, "Secret for the driver's NodeExpandVolume call."),
+    nodePublishSecretRef: describe(secretReference, "Secret for the driver's NodePublishVolume call."),
+    nodeStageSecretRef: describe(secretReference, "Secret for the driver's NodeStageVolume call."),
+    readOnly: bool({ description: "Mount read-only." }),
+    volumeAttributes: map(str(), { description: "Driver-specific properties." }),
+    volumeHandle: str({ description: "The driver's ID of the volume." }),
+  }, ["driver", "volumeHandle"]),
   hostPath: obj(
     { path: str({ description: "Path on the node; a symlink is followed." }) },
     { description: "A directory of the node's filesystem (single-node testing only).", required: ["path"] },
   ),
-  iscsi: source("ISCSIPersistentVolumeSource", "An iSCSI disk attached to the node.", iscsiProperties, ["targetPortal", "iqn", "lun"]),
+  // initiatorName is Pod only (spec 2.14).
+  iscsi: persistentVariant(podVolumeSources.iscsi, "ISCSIPersistentVolumeSource", {}, ["initiatorName"]),
   local: source("LocalVolumeSource", "A local disk, partition or directory of one node.", {
     path: str({ description: "Full path of the volume on the node." }),
+    // Newer than the spec (Kubernetes 1.32):
+    fsType: str({ description: "Filesystem type of a block device path; detected when unset." }),
   }, ["path"]),
   storageos: source("StorageOSPersistentVolumeSource", "A StorageOS volume.", {
     ...storageosProperties,

@@ -1,0 +1,196 @@
+import { describe, expect, it } from "vitest";
+import { kinds } from "../kinds";
+import { jsonSchemaFor, openapiDocument, openapiV2, openapiV3Api, openapiV3CoreV1, openapiV3Index } from "./index";
+
+type Json = Record<string, any>;
+
+const v3 = openapiV3CoreV1() as Json;
+const v2 = openapiV2() as Json;
+const schemas = v3.components.schemas as Record<string, Json>;
+
+/** Every `$ref` in `doc` resolves to a definition under `prefix`. */
+function unresolvedRefs(doc: Json, defs: Record<string, unknown>, prefix: string): string[] {
+  const bad: string[] = [];
+  const stack: unknown[] = [doc];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v !== "object" || v === null) continue;
+    for (const [k, child] of Object.entries(v)) {
+      if (k === "$ref") {
+        const ref = child as string;
+        if (!ref.startsWith(prefix) || !(ref.slice(prefix.length) in defs)) bad.push(ref);
+      } else stack.push(child);
+    }
+  }
+  return bad;
+}
+
+const patchOperations = (doc: Json) =>
+  Object.entries(doc.paths as Record<string, Json>).filter(([, item]) => item.patch).map(([path, item]) => ({ path, op: item.patch as Json }));
+
+describe("OpenAPI v3 (/openapi/v3/api/v1)", () => {
+  it("every kind has PATCH operations declaring fieldValidation, dryRun and fieldManager, tagged with the kind's GVK", () => {
+    for (const kind of kinds) {
+      const ops = patchOperations(v3).filter(({ op }) => op["x-kubernetes-group-version-kind"].kind === kind.kind);
+      expect(ops.length, kind.kind).toBe(kind.hasStatus ? 2 : 1);
+      for (const { path, op } of ops) {
+        expect(op["x-kubernetes-group-version-kind"], path).toEqual({ group: "", kind: kind.kind, version: "v1" });
+        const names = (op.parameters as Json[]).filter((p) => p.in === "query").map((p) => p.name);
+        expect(names, path).toEqual(expect.arrayContaining(["fieldValidation", "dryRun", "fieldManager"]));
+        // kubectl apply uses strategic merge patch only when the PATCH operation accepts it.
+        expect(Object.keys(op.requestBody.content), path).toContain("application/strategic-merge-patch+json");
+        expect(op["x-kubernetes-action"]).toBe("patch");
+      }
+    }
+  });
+
+  it("POST and PUT declare fieldValidation too (kubectl create/replace send Strict)", () => {
+    for (const item of Object.values(v3.paths as Record<string, Json>)) {
+      for (const method of ["post", "put"]) {
+        if (!item[method]) continue;
+        expect((item[method].parameters as Json[]).map((p) => p.name)).toContain("fieldValidation");
+      }
+    }
+  });
+
+  it("has namespaced, cluster, watch and /status paths for the right kinds", () => {
+    const paths = Object.keys(v3.paths);
+    expect(paths).toEqual(expect.arrayContaining([
+      "/api/v1/",
+      "/api/v1/namespaces/{namespace}/pods",
+      "/api/v1/namespaces/{namespace}/pods/{name}",
+      "/api/v1/namespaces/{namespace}/pods/{name}/status",
+      "/api/v1/pods",
+      "/api/v1/watch/namespaces/{namespace}/pods",
+      "/api/v1/watch/namespaces/{namespace}/pods/{name}",
+      "/api/v1/watch/pods",
+      "/api/v1/persistentvolumes",
+      "/api/v1/persistentvolumes/{name}",
+      "/api/v1/persistentvolumes/{name}/status",
+      "/api/v1/watch/persistentvolumes",
+      "/api/v1/watch/persistentvolumes/{name}",
+      "/api/v1/securitycontextconstraints/{name}",
+    ]));
+    expect(paths).not.toContain("/api/v1/namespaces/{namespace}/configmaps/{name}/status");
+    expect(paths.some((p) => p.includes("namespaces/{namespace}/persistentvolumes"))).toBe(false);
+    const item = v3.paths["/api/v1/namespaces/{namespace}/pods/{name}"];
+    expect(Object.keys(item).sort()).toEqual(["delete", "get", "parameters", "patch", "put"]);
+    expect(item.parameters.map((p: Json) => `${p.in}:${p.name}`)).toEqual(["path:namespace", "path:name", "query:pretty"]);
+    expect(item.patch.operationId).toBe("patchCoreV1NamespacedPod");
+    expect(v3.paths["/api/v1/persistentvolumes/{name}"].patch.operationId).toBe("patchCoreV1PersistentVolume");
+    expect(v3.paths["/api/v1/namespaces/{namespace}/configmaps"].get.parameters.map((p: Json) => p.name)).toEqual(
+      expect.arrayContaining(["labelSelector", "fieldSelector", "limit", "continue", "watch", "resourceVersion"]),
+    );
+  });
+
+  it("publishes kind, list and meta components with kube's names and GVK extensions", () => {
+    for (const kind of kinds) {
+      expect(schemas[`io.k8s.api.core.v1.${kind.kind}`]["x-kubernetes-group-version-kind"]).toEqual([{ group: "", kind: kind.kind, version: "v1" }]);
+      expect(schemas[`io.k8s.api.core.v1.${kind.kind}List`]["x-kubernetes-group-version-kind"]).toEqual([{ group: "", kind: `${kind.kind}List`, version: "v1" }]);
+    }
+    for (const name of ["ObjectMeta", "ListMeta", "Status", "DeleteOptions", "WatchEvent", "Patch", "Time", "OwnerReference"]) {
+      expect(schemas[`io.k8s.apimachinery.pkg.apis.meta.v1.${name}`], name).toBeDefined();
+    }
+    expect(schemas["io.k8s.apimachinery.pkg.api.resource.Quantity"]).toMatchObject({ type: "string" });
+    expect(schemas["io.k8s.apimachinery.pkg.util.intstr.IntOrString"]).toMatchObject({ type: "string", format: "int-or-string" });
+    expect(unresolvedRefs(v3, schemas, "#/components/schemas/")).toEqual([]);
+  });
+
+  it("describes Container.image for kubectl explain", () => {
+    const container = schemas["io.k8s.api.core.v1.Container"];
+    expect(container.properties.image).toMatchObject({ type: "string", description: expect.stringMatching(/image/i) });
+    expect(container.description).toBeTruthy();
+    expect(container.required).toEqual(["name"]);
+    expect(schemas["io.k8s.api.core.v1.PodSpec"].properties.containers).toMatchObject({
+      type: "array",
+      items: { $ref: "#/components/schemas/io.k8s.api.core.v1.Container" },
+      description: expect.any(String),
+    });
+    expect(schemas["io.k8s.api.core.v1.Pod"].properties.spec).toEqual({
+      allOf: [{ $ref: "#/components/schemas/io.k8s.api.core.v1.PodSpec" }],
+      description: expect.any(String),
+    });
+  });
+
+  it("carries the strategic merge metadata kubectl reads for client-side apply", () => {
+    expect(schemas["io.k8s.api.core.v1.PodSpec"].properties.containers).toMatchObject({
+      "x-kubernetes-patch-merge-key": "name", "x-kubernetes-patch-strategy": "merge", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"],
+    });
+    expect(schemas["io.k8s.api.core.v1.PodSpec"].properties.volumes).toMatchObject({ "x-kubernetes-patch-strategy": "merge,retainKeys" });
+    expect(schemas["io.k8s.api.core.v1.Container"].properties.ports).toMatchObject({
+      "x-kubernetes-patch-merge-key": "containerPort", "x-kubernetes-list-map-keys": ["containerPort", "protocol"],
+    });
+    expect(schemas["io.k8s.api.core.v1.PodSpec"].properties.tolerations["x-kubernetes-list-type"]).toBe("atomic");
+    expect(schemas["io.k8s.api.core.v1.PodSpec"].properties.tolerations["x-kubernetes-patch-strategy"]).toBeUndefined();
+    expect(schemas["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"].properties.finalizers).toMatchObject({
+      "x-kubernetes-list-type": "set", "x-kubernetes-patch-strategy": "merge",
+    });
+    expect(schemas["io.k8s.api.core.v1.ServiceSpec"].properties.ports["x-kubernetes-patch-merge-key"]).toBe("port");
+  });
+
+  it("is built once", () => {
+    expect(openapiV3CoreV1()).toBe(v3);
+    expect(openapiV2()).toBe(v2);
+    expect(JSON.parse(JSON.stringify(v3))).toEqual(v3);
+  });
+});
+
+describe("OpenAPI v3 index and /api document", () => {
+  it("points at the group documents with a content hash", () => {
+    const index = openapiV3Index() as Json;
+    expect(Object.keys(index.paths).sort()).toEqual(["api", "api/v1"]);
+    expect(index.paths["api/v1"].serverRelativeURL).toMatch(/^\/openapi\/v3\/api\/v1\?hash=[0-9A-F]{32}$/);
+    expect(index.paths.api.serverRelativeURL).toMatch(/^\/openapi\/v3\/api\?hash=[0-9A-F]{32}$/);
+    const api = openapiV3Api() as Json;
+    expect(api.paths["/api/"].get.operationId).toBe("getCoreAPIVersions");
+    expect(unresolvedRefs(api, api.components.schemas, "#/components/schemas/")).toEqual([]);
+  });
+
+  it("openapiDocument serves each path and nothing else", () => {
+    expect(openapiDocument("v3", "")).toBe(openapiV3Index());
+    expect(openapiDocument("v3", "api/v1")).toBe(v3);
+    expect(openapiDocument("v3", "/api/v1/")).toBe(v3);
+    expect(openapiDocument("v3", "api")).toBe(openapiV3Api());
+    expect(openapiDocument("v2", "")).toBe(v2);
+    expect(openapiDocument("v3", "apis/apps/v1")).toBeUndefined();
+    expect(openapiDocument("v2", "x")).toBeUndefined();
+  });
+});
+
+describe("OpenAPI v2 (/openapi/v2, JSON)", () => {
+  it("has the same definitions under kube's names and PATCH operations with fieldValidation", () => {
+    expect(v2.swagger).toBe("2.0");
+    expect(v2.definitions["io.k8s.api.core.v1.Pod"]["x-kubernetes-group-version-kind"]).toEqual([{ group: "", kind: "Pod", version: "v1" }]);
+    expect(unresolvedRefs(v2, v2.definitions, "#/definitions/")).toEqual([]);
+    const patch = v2.paths["/api/v1/namespaces/{namespace}/configmaps/{name}"].patch;
+    expect(patch.consumes).toContain("application/strategic-merge-patch+json");
+    expect(patch.parameters.map((p: Json) => p.name)).toEqual(expect.arrayContaining(["body", "fieldValidation", "dryRun", "fieldManager"]));
+    expect(v2.definitions["io.k8s.api.core.v1.Pod"].properties.metadata).toEqual({
+      $ref: "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta", description: expect.any(String),
+    });
+  });
+});
+
+describe("jsonSchemaFor", () => {
+  it("gives a self-contained draft-07 schema per kind that flags unknown fields", () => {
+    for (const kind of kinds) {
+      const s = jsonSchemaFor(kind) as Json;
+      expect(s.$schema).toBe("http://json-schema.org/draft-07/schema#");
+      expect(s.properties.kind.enum).toEqual([kind.kind]);
+      expect(s.properties.apiVersion.enum).toEqual(["v1"]);
+      expect(s.additionalProperties).toBe(false);
+      expect(unresolvedRefs(s, s.definitions, "#/definitions/")).toEqual([]);
+      expect(JSON.stringify(s)).not.toContain("x-kubernetes");
+    }
+    expect(jsonSchemaFor("pods")).toBe(jsonSchemaFor("Pod"));
+    expect(jsonSchemaFor("Nope")).toBeUndefined();
+  });
+
+  it("accepts what clients send for quantities, ports and null timestamps", () => {
+    const s = jsonSchemaFor("Pod") as Json;
+    const defs = s.definitions as Record<string, Json>;
+    expect(defs["io.k8s.api.core.v1.ResourceRequirements"].properties.limits.additionalProperties).toEqual({ anyOf: [{ type: "string" }, { type: "number" }] });
+    expect(defs["io.k8s.api.core.v1.HTTPGetAction"].properties.port.anyOf).toEqual([{ type: "integer" }, { type: "string" }]);
+    expect(defs["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"].properties.creationTimestamp.type).toEqual(["string", "null"]);
+  });
+});
