@@ -10,6 +10,7 @@ import { apiGroupList, apiResourceList, apiVersions, versionInfo } from "./disco
 import { errors, isStatusError, StatusError } from "./errors";
 import { bodyType, decodeBody, negotiate, unsupportedBody, type OutputFormat } from "./media";
 import { applyPatch } from "./patch";
+import { checkFields, duplicateFields, warningHeader, type FieldCheck } from "./field-validation";
 import { parseRequestPath, type ResourceRequest } from "./request-info";
 import { partialMetadata, table, tableRow, columnDefinitions, type IncludeObject } from "./table";
 import type { OpenApiDocuments } from "./openapi";
@@ -176,10 +177,14 @@ function openapi(rt: ApiRuntime, version: "v2" | "v3", path: string, pretty: boo
   return json(doc, pretty);
 }
 
-async function readObjectBody(req: ApiRequest, kind: AnyKind): Promise<unknown> {
+async function readObjectBody(req: ApiRequest, kind: AnyKind, check: FieldCheck): Promise<unknown> {
   const type = bodyType(req.header("content-type"));
   if (type !== "json" && type !== "yaml" && type !== "protobuf") throw unsupportedBody(false);
-  return decodeBody(await req.body(MAX_BODY_BYTES), type, kind.kind);
+  const raw = await req.body(MAX_BODY_BYTES);
+  const value = decodeBody(raw, type, kind.kind);
+  // Protobuf has no unknown or duplicate fields to report (the decoder skips unknown ones).
+  if (type === "protobuf") return value;
+  return checkFields(kind, value, check, check.mode === "Ignore" ? [] : duplicateFields(raw, type));
 }
 
 async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, format: OutputFormat, pretty: boolean): Promise<ApiResponse> {
@@ -187,6 +192,7 @@ async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, 
   const reg = rt.registry;
   const q = req.query;
   const ns = namespace ?? "";
+  const warnings: string[] = [];
   let answer: Answer;
   if (info.watchPath || (req.method === "GET" && name === undefined && parseWatchFlag(q))) {
     if (req.method !== "GET") throw errors.methodNotAllowed();
@@ -200,20 +206,32 @@ async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, 
       }
       answer = await reg.get(kind, ns, name, q.get("resourceVersion") ?? "");
       break;
-    case "POST":
+    case "POST": {
       if (name !== undefined) throw errors.methodNotAllowed();
-      answer = await reg.create(kind, info.unscoped ? undefined : namespace, await readObjectBody(req, kind), parseWriteOptions(q));
+      const opts = parseWriteOptions(q);
+      const check = { mode: opts.fieldValidation, warnings };
+      answer = await reg.create(kind, info.unscoped ? undefined : namespace, await readObjectBody(req, kind, check), opts);
       break;
-    case "PUT":
+    }
+    case "PUT": {
       if (name === undefined) throw errors.methodNotAllowed();
-      answer = await reg.update(kind, ns, name, await readObjectBody(req, kind), { ...parseWriteOptions(q), subresource });
+      const opts = parseWriteOptions(q);
+      const check = { mode: opts.fieldValidation, warnings };
+      answer = await reg.update(kind, ns, name, await readObjectBody(req, kind, check), { ...opts, subresource });
       break;
+    }
     case "PATCH": {
       if (name === undefined) throw errors.methodNotAllowed();
       const type = bodyType(req.header("content-type"));
-      if (type !== "json-patch" && type !== "merge-patch") throw unsupportedBody(true);
+      if (type !== "json-patch" && type !== "merge-patch" && type !== "strategic-merge-patch") throw unsupportedBody(true);
+      const opts = parseWriteOptions(q);
       const raw = await req.body(MAX_BODY_BYTES);
-      answer = await reg.patch(kind, ns, name, (current) => applyPatch(kind, type, raw, current), { ...parseWriteOptions(q), subresource });
+      answer = await reg.patch(kind, ns, name, (current) => {
+        const check = { mode: opts.fieldValidation, warnings: [] as string[] };
+        const patched = checkFields(kind, applyPatch(kind, type, raw, current), check, [], true);
+        warnings.splice(0, warnings.length, ...check.warnings); // only the attempt that is kept reports
+        return patched;
+      }, { ...opts, subresource });
       break;
     }
     case "DELETE": {
@@ -230,8 +248,9 @@ async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, 
     default:
       throw errors.methodNotAllowed();
   }
-  if ("list" in answer) return listResponse(answer.list, format, pretty, includeObject(q));
-  return objectResponse(kind, answer, format, pretty, includeObject(q));
+  const res = "list" in answer ? listResponse(answer.list, format, pretty, includeObject(q)) : objectResponse(kind, answer, format, pretty, includeObject(q));
+  if (warnings.length) res.headers.warning = warnings.map(warningHeader);
+  return res;
 }
 
 function includeObject(q: URLSearchParams): IncludeObject {

@@ -9,6 +9,7 @@ import { kubeconfigServerUrl, renderKubeconfig, writeKubeconfig } from "../auth/
 import { loadServerConfig, type ServerConfig } from "../config/server-config";
 import { kinds } from "../kinds";
 import type { ApiRuntime } from "../api/handler";
+import { openapiDocument } from "../openapi";
 import { Registry } from "../registry/registry";
 import { openStore, type Store } from "../storage";
 import { ensureServingCertificate, loadServingCertificate, type ServingCertificate } from "../tls/certificates";
@@ -62,7 +63,7 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
   } catch {
     sessionBearer = undefined; // console sessions unavailable (API-only build)
   }
-  const openapi: ApiRuntime["openapi"] = undefined;
+  const openapi: ApiRuntime["openapi"] = openapiDocument;
   let closed = false;
   return {
     config, store, tls, kubeconfigPath, registry, authenticate, sessionBearer, openapi,

@@ -1,0 +1,43 @@
+// fieldValidation=Ignore|Warn|Strict (default Warn): unknown fields (not in the kind's schema) and duplicate
+// keys in a request body. Unknown fields are always dropped, as kube-apiserver's typed decoding drops them;
+// Warn reports each as a `Warning` header, Strict refuses the request with 400.
+import type { AnyKind } from "../kinds/types";
+import { findDuplicateJsonKeys, findDuplicateYamlKeys } from "../kinds/schema/duplicate-keys";
+import { findUnknownFields, stripUnknownFields } from "../kinds/schema/fields";
+import type { FieldValidation } from "../registry/options";
+import { errors, field } from "./errors";
+
+export interface FieldCheck {
+  mode: FieldValidation;
+  /** Warning texts gathered for the response (`unknown field "spec.foo"`). */
+  warnings: string[];
+}
+
+/** Duplicate keys in the raw body text (JSON or YAML), as field paths. */
+export function duplicateFields(raw: Buffer, type: "json" | "yaml"): string[] {
+  const text = raw.toString("utf8");
+  return type === "yaml" ? findDuplicateYamlKeys(text) : findDuplicateJsonKeys(text);
+}
+
+/**
+ * Report (or refuse) unknown and duplicate fields; returns the value without unknown fields. A patch result
+ * is refused as kube-apiserver refuses it: 422 on the field `patch`.
+ */
+export function checkFields<T>(kind: AnyKind, value: T, check: FieldCheck, duplicates: string[] = [], patch = false): T {
+  if (!kind.schema || typeof value !== "object" || value === null) return value;
+  const unknown = findUnknownFields(value, kind.schema);
+  if (check.mode !== "Ignore") {
+    const problems = [...unknown.map((p) => `unknown field "${p}"`), ...duplicates.map((p) => `duplicate field "${p}"`)];
+    if (problems.length && check.mode === "Strict") {
+      if (patch) throw errors.invalid("", "", [field.invalid("patch", JSON.stringify(value), `strict decoding error: ${problems.join(", ")}`)]);
+      throw errors.badRequest(`${kind.kind} in version "v1" cannot be handled as a ${kind.kind}: strict decoding error: ${problems.join(", ")}`);
+    }
+    check.warnings.push(...problems);
+  }
+  return unknown.length ? stripUnknownFields(value, kind.schema) : value;
+}
+
+/** A `Warning` response header value (RFC 7234 style, code 299, as kube-apiserver sends). */
+export function warningHeader(text: string): string {
+  return `299 - "${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+}
