@@ -49,9 +49,9 @@ const rich: [string, (typeof kinds)[number], Record<string, unknown>][] = [
   ["Pod", pod, {
     apiVersion: "v1", kind: "Pod", metadata: { name: "p", namespace: "default", annotations: { "controller.kubernetes.io/pod-deletion-cost": "1" } },
     spec: {
-      hostNetwork: true, activeDeadlineSeconds: 10, nodeSelector: { a: "b" }, hostAliases: [{ ip: "1.2.3.4", hostnames: ["h"] }],
+      hostNetwork: true, serviceAccountName: "default", activeDeadlineSeconds: 10, nodeSelector: { a: "b" }, hostAliases: [{ ip: "1.2.3.4", hostnames: ["h"] }],
       dnsPolicy: "None", dnsConfig: { nameservers: ["1.1.1.1"], searches: ["a.b"], options: [{ name: "ndots", value: "2" }] },
-      securityContext: { runAsUser: 1, supplementalGroups: [1], sysctls: [{ name: "net.core.somaxconn", value: "1" }], seccompProfile: { type: "RuntimeDefault" } },
+      securityContext: { runAsUser: 1, supplementalGroups: [1], sysctls: [{ name: "kernel.shm_rmid_forced", value: "1" }], seccompProfile: { type: "RuntimeDefault" } },
       tolerations: [{ key: "k", operator: "Exists", effect: "NoExecute", tolerationSeconds: 1 }],
       affinity: {
         nodeAffinity: {
