@@ -9,6 +9,7 @@
 //   BENCH_DURATION=s         seconds per load run and per watch event phase (default 10; quick 3)
 //   BENCH_WATCHERS=a,b,c     watcher counts for `watch` (default 100,1000,5000; quick 1000)
 //   BENCH_WATCH_RATE=r       events/s for every W (default 20 at W<=100, 10 at W<=1000, 2 above)
+//   BENCH_MAX_LOAD=x         first wait (up to BENCH_MAX_LOAD_WAIT s, default 600) for the 1-min load average < x
 //   BENCH_SEED=api           seed the 10,000 objects through the HTTPS API instead of in-process (slow)
 //   BENCH_CPU_PROF=1         start our server with --cpu-prof (profiles go to a temp folder, path printed)
 //   BENCH_KEEP_TMP=1         keep the scratch folders (data dirs, fixtures)
@@ -524,6 +525,14 @@ function clientMessage(c: Child, phase: string, timeoutMs: number): Promise<Reco
   });
 }
 
+/** Two forced GCs a second apart, then a second for V8 to hand freed pages back, so RSS readings are comparable. */
+async function settle(c: Child): Promise<void> {
+  await probe(c, "gc");
+  await sleep(1000);
+  await probe(c, "gc");
+  await sleep(1000);
+}
+
 async function watchRun(kind: "ours" | "fanout", W: number, roundNo: number, plain: boolean): Promise<WatchRun> {
   const t = kind === "ours" ? await startOurs({ plain, gc: true }) : await startRef("fanout", { plain, gc: true });
   let client: Child | undefined;
@@ -541,15 +550,13 @@ async function watchRun(kind: "ours" | "fanout", W: number, roundNo: number, pla
     const clientFd = await raiseOpenFileLimit(client.pid, need);
     if (serverFd < need || clientFd < need) throw new Error(`open-file limit too low for ${W} watchers (server ${serverFd}, client ${clientFd}, need ${need}); lower BENCH_WATCHERS`);
     await clientMessage(client, "ready", 120_000);
-    await probe(t.child, "gc");
-    await sleep(500);
+    await settle(t.child);
     const mem0 = procMemory(t.child.pid);
     const heap0 = await probe(t.child, "stats");
     client.proc.send({ cmd: "open" });
     await clientMessage(client, "opened", 300_000);
     await sleep(1500);
-    await probe(t.child, "gc");
-    await sleep(500);
+    await settle(t.child);
     const mem1 = procMemory(t.child.pid);
     const heap1 = await probe(t.child, "stats");
     await probe(t.child, "reset");
@@ -689,7 +696,19 @@ function printSummary(out: { env: Record<string, unknown> }): void {
   console.log(`\nnproc ${e.nproc}, node ${e.node}, git ${String(e.gitSha).slice(0, 12)}, loadavg before ${e.loadavgBefore.join(" ")} after ${e.loadavgAfter.join(" ")}`);
 }
 
+/** BENCH_MAX_LOAD=x: wait (up to BENCH_MAX_LOAD_WAIT seconds, default 600) for the 1-minute load average to fall below x. */
+async function waitForQuiet(): Promise<void> {
+  const max = Number(env.BENCH_MAX_LOAD ?? NaN);
+  if (!(max > 0)) return;
+  const deadline = Date.now() + Number(env.BENCH_MAX_LOAD_WAIT ?? 600) * 1000;
+  while (os.loadavg()[0] >= max && Date.now() < deadline) {
+    log(`load average ${os.loadavg()[0].toFixed(2)} >= ${max}: waiting`);
+    await sleep(15_000);
+  }
+}
+
 async function main(): Promise<void> {
+  await waitForQuiet();
   const unknown = SCENARIOS.filter((s) => !ALL_SCENARIOS.includes(s) && !/^watch(-http)?-\d+$/.test(s));
   if (unknown.length) throw new Error(`unknown scenario(s) ${unknown.join(", ")}; known: ${ALL_SCENARIOS.join(", ")}, watch-<W>, watch-http-<W>`);
   const started = new Date();

@@ -10,9 +10,9 @@ import { randomUUID } from "node:crypto";
 import { errors, isStatusError, StatusError, type FieldError, type Status } from "../api/errors";
 import type { AnyKind, KubeObject, ObjectMeta } from "../kinds/types";
 import { ExpiredError, type LogEvent, type ObjectKey, type Store, type StoredObject, type WatchSink, type WatchSpec } from "../storage";
+import { deepEqual, nextGeneration } from "../validation/generation";
 import { validateObjectMeta, validateObjectMetaUpdate } from "../validation/object-meta";
 import { decodeContinue, encodeContinue } from "./continue-token";
-import { deepEqual, specChanged } from "./deep-equal";
 import { compileFilter } from "./object-filter";
 import type { DeleteOptions, ListOptions, WriteOptions } from "./options";
 
@@ -358,7 +358,7 @@ export class Registry {
         ...(kind.validateUpdate?.(obj, old) ?? []),
       ]);
       kind.canonicalize?.(obj);
-      if (specChanged(obj, old)) obj.metadata.generation = (old.metadata.generation ?? 1) + 1;
+      obj.metadata.generation = nextGeneration(obj, old, old.metadata.generation);
       obj.metadata.resourceVersion = old.metadata.resourceVersion;
       if (deepEqual(obj, old)) return { code: 200, object: old, json: current!.json };
       // Removing the last finalizer of an object whose deletion is due completes the deletion.

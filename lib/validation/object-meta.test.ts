@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { ObjectMeta } from "../kinds/types";
+import type { NameRule, ObjectMeta } from "../kinds/types";
 import { nameErrors, namespaceErrors, validateObjectMeta, validateObjectMetaUpdate } from "./object-meta";
 
-const subdomain = { namespaced: true, nameRule: "dns1123-subdomain" as const };
+const subdomain: { namespaced: boolean; nameRule: NameRule } = { namespaced: true, nameRule: "dns1123-subdomain" };
 const cause = (meta: ObjectMeta, opts = subdomain) =>
   validateObjectMeta(meta, opts).map((e) => ({ field: e.field, reason: e.type, message: e.detail }));
 const SUBDOMAIN_MSG =
