@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { createPrivateFileExclusive, writePrivateFile } from "./private-file";
+import { createFileExclusive, PRIVATE_MODE, writeFileAtomic } from "../fs/atomic-file";
 
 export const ADMIN_TOKEN_FILE = "admin-token";
 
@@ -65,11 +65,11 @@ export function ensureSecretFile(file: string): string {
   if (existing !== undefined) return existing;
 
   const token = generateToken();
-  if (!createPrivateFileExclusive(file, `${token}\n`)) {
+  if (!createFileExclusive(file, `${token}\n`, PRIVATE_MODE)) {
     // Either another process created it just now (use theirs), or it exists but is empty (replace it).
     const raced = readExisting(file);
     if (raced !== undefined) return raced;
-    writePrivateFile(file, `${token}\n`);
+    writeFileAtomic(file, `${token}\n`, PRIVATE_MODE);
   }
   return token;
 }

@@ -2,7 +2,7 @@
 // Never prints anything: the output contains a bearer token.
 import { isIPv6 } from "node:net";
 import { stringify } from "yaml";
-import { writePrivateFile } from "./private-file";
+import { PRIVATE_MODE, writeFileAtomic } from "../fs/atomic-file";
 
 export interface KubeconfigOptions {
   /** API server URL, e.g. https://127.0.0.1:6443. */
@@ -69,5 +69,5 @@ export function renderKubeconfig({
 
 /** Writes a kubeconfig atomically with mode 0600 (creating parent directories with 0700). */
 export function writeKubeconfig(path: string, yaml: string): void {
-  writePrivateFile(path, yaml);
+  writeFileAtomic(path, yaml, PRIVATE_MODE);
 }

@@ -18,7 +18,7 @@ import {
   X509Certificate,
   X509CertificateGenerator,
 } from "@peculiar/x509";
-import { writePrivateFile, writePublicFile } from "./files";
+import { PRIVATE_MODE, PUBLIC_MODE, writeFileAtomic } from "../fs/atomic-file";
 
 export interface ServingCertificate {
   /** PEM private key of the serving certificate. */
@@ -295,8 +295,8 @@ export async function ensureServingCertificate(options: EnsureServingCertificate
   let caIsNew = false;
   if (ca === undefined || expiresWithin(new X509Certificate(ca.certPem), renewBeforeMs, now)) {
     ca = await generateCa(now);
-    writePrivateFile(paths.caKey, ca.keyPem);
-    writePublicFile(paths.caCert, ca.certPem); // last: its presence marks a complete CA
+    writeFileAtomic(paths.caKey, ca.keyPem, PRIVATE_MODE);
+    writeFileAtomic(paths.caCert, ca.certPem, PUBLIC_MODE); // last: its presence marks a complete CA
     caIsNew = true;
   }
 
@@ -309,8 +309,8 @@ export async function ensureServingCertificate(options: EnsureServingCertificate
   }
 
   const serving = await issueServingCertificate(ca, wanted, servingValidityDays, now);
-  writePrivateFile(paths.servingKey, serving.keyPem);
-  writePublicFile(paths.servingCert, serving.certPem);
+  writeFileAtomic(paths.servingKey, serving.keyPem, PRIVATE_MODE);
+  writeFileAtomic(paths.servingCert, serving.certPem, PUBLIC_MODE);
   return { key: serving.keyPem, cert: serving.certPem, ca: ca.certPem };
 }
 
