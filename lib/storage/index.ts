@@ -31,7 +31,7 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
   await configureConnection(db, dialect, opts.synchronous ?? "FULL");
   await migrate(db, dialect);
   let cache: WatchCache | undefined;
-  const log = new RevisionLog(db, dialect, (events) => cache?.offer(events), dialect === "sqlite" ? sqliteFilePath(opts.databaseUrl) : undefined);
+  const log = new RevisionLog(db, dialect, (events) => cache?.offer(events), dialect === "sqlite" ? sqliteFilePath(opts.databaseUrl) : undefined, opts.synchronous ?? "FULL");
   const windowMs = opts.compactionWindowSeconds * 1000;
   cache = new WatchCache(log, {
     windowMs,
