@@ -45,7 +45,8 @@ function run<R>(gen: () => Generator<unknown, R, unknown>): R | Promise<R> {
   const step = (input: unknown): R | Promise<R> => {
     let next = it.next(input);
     while (!next.done) {
-      if (next.value instanceof Promise) return next.value.then(step);
+      const v = next.value as { then?: unknown } | null;
+      if (v && typeof v.then === "function") return (v as PromiseLike<unknown>).then(step); // Prisma's lazy promises are thenables
       next = it.next(next.value);
     }
     return next.value;
