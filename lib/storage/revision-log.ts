@@ -46,7 +46,7 @@ function run<R>(gen: () => Generator<unknown, R, unknown>): R | Promise<R> {
     let next = it.next(input);
     while (!next.done) {
       const v = next.value as { then?: unknown } | null;
-      if (v && typeof v.then === "function") return (v as PromiseLike<unknown>).then(step); // Prisma's lazy promises are thenables
+      if (v && typeof v.then === "function") return Promise.resolve(v).then(step); // Prisma's lazy promises are thenables
       next = it.next(next.value);
     }
     return next.value;
