@@ -17,13 +17,12 @@
 import autocannon, { type RequestSpec, type Result } from "autocannon";
 import Database from "better-sqlite3";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync, mkdirSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { ensureServingCertificate, pkiPaths } from "../lib/tls/certificates";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   freePort, installCleanup, killAllChildren, median, openFileLimit, probe, procMemory, raiseOpenFileLimit, round, sleep,
   startChild, stopChild, waitForOutput, type Child, type ProbeStats,
@@ -55,6 +54,40 @@ const scratch = mkdtempSync(path.join(os.tmpdir(), "cluster-core-bench-"));
 const profDir = CPU_PROF ? mkdtempSync(path.join(os.tmpdir(), "cluster-core-bench-prof-")) : undefined;
 installCleanup(() => { if (!KEEP_TMP) rmSync(scratch, { recursive: true, force: true }); });
 
+/**
+ * The server code under test: by default a copy of the working tree taken when the run starts (tracked and
+ * untracked files, lib/generated, not node_modules/.next/.git), so edits made while the benchmark runs cannot
+ * mix versions or break a later scenario. BENCH_SNAPSHOT=0 runs the working tree in place.
+ */
+const SNAPSHOT = env.BENCH_SNAPSHOT !== "0";
+const SKIP_IN_SNAPSHOT = new Set(["node_modules", ".next", ".git", "data", "test-results", "playwright-report"]);
+function snapshotTree(): string {
+  const dest = path.join(scratch, "src");
+  cpSync(ROOT, dest, {
+    recursive: true,
+    filter: (src) => {
+      const rel = path.relative(ROOT, src);
+      if (rel === "") return true;
+      if (SKIP_IN_SNAPSHOT.has(rel.split(path.sep)[0])) return false;
+      if (rel === path.join("bench", "results")) return false;
+      return !/\.(db|db-wal|db-shm|tsbuildinfo)$/.test(rel);
+    },
+  });
+  symlinkSync(path.join(ROOT, "node_modules"), path.join(dest, "node_modules"), "dir");
+  return dest;
+}
+function sh(cmd: string, args: string[]): string {
+  try { return execFileSync(cmd, args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim(); } catch { return ""; }
+}
+/** The version under test, read when the snapshot is taken. */
+const GIT = {
+  sha: sh("git", ["rev-parse", "HEAD"]),
+  dirty: sh("git", ["status", "--porcelain", "--", "server.ts", "lib", "prisma", "bench", "package.json"]).split("\n").filter(Boolean),
+};
+const SRC = SNAPSHOT ? snapshotTree() : ROOT;
+/** Import a module of the server under test (the snapshot), e.g. lib/tls/certificates.ts. */
+const serverModule = <T>(rel: string): Promise<T> => import(pathToFileURL(path.join(SRC, rel)).href) as Promise<T>;
+
 const log = (...a: unknown[]) => console.error(`[${new Date().toISOString().slice(11, 19)}]`, ...a);
 
 // --- servers ------------------------------------------------------------------------------------------
@@ -76,6 +109,7 @@ let refPki: { cert: string; key: string; ca: string } | undefined;
 async function refTls(): Promise<{ cert: string; key: string; ca: string }> {
   if (!refPki) {
     const dir = path.join(scratch, "ref-pki");
+    const { ensureServingCertificate, pkiPaths } = await serverModule<typeof import("../lib/tls/certificates")>("lib/tls/certificates.ts");
     await ensureServingCertificate({ dataDir: dir, hosts: ["127.0.0.1"] });
     const p = pkiPaths(dir);
     refPki = { cert: p.servingCert, key: p.servingKey, ca: p.caCert };
@@ -107,7 +141,7 @@ async function startOurs(opts: { plain?: boolean; gc?: boolean; dataDir?: string
   const port = await freePort();
   const dataDir = opts.dataDir ?? path.join(scratch, `ours-${++serverSeq}`);
   const child = startChild("ours", process.execPath, nodeArgs("server.ts", !!opts.gc, CPU_PROF), {
-    cwd: ROOT, ipc: true,
+    cwd: SRC, ipc: true,
     env: { ...cleanEnv(), PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, CLUSTER_CORE_CONSOLE: "off", NODE_ENV: "production", ...(opts.plain ? { INSECURE_HTTP: "1" } : {}) },
   });
   await waitForOutput(child, /cluster-core listening/, 120_000);
@@ -302,9 +336,9 @@ const seedBody = (i: number) => ({
 async function seedStore(dataDir: string): Promise<number> {
   const t0 = Date.now();
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const { openStore } = await import("../lib/storage");
-  const { Registry } = await import("../lib/registry/registry");
-  const { kinds, kindByPlural } = await import("../lib/kinds");
+  const { openStore } = await serverModule<typeof import("../lib/storage")>("lib/storage/index.ts");
+  const { Registry } = await serverModule<typeof import("../lib/registry/registry")>("lib/registry/registry.ts");
+  const { kinds, kindByPlural } = await serverModule<typeof import("../lib/kinds")>("lib/kinds/index.ts");
   const store = await openStore({ databaseUrl: `file:${path.join(dataDir, "cluster-core.db")}`, compactionWindowSeconds: 300 });
   const registry = new Registry(store, kinds);
   const cm = kindByPlural("configmaps")!;
@@ -627,10 +661,6 @@ async function scenarioWatch(W: number, plain: boolean): Promise<void> {
 
 // --- environment, output -----------------------------------------------------------------------------
 
-function sh(cmd: string, args: string[]): string {
-  try { return execFileSync(cmd, args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim(); } catch { return ""; }
-}
-
 function pkgVersion(name: string): string {
   try { return (JSON.parse(readFileSync(path.join(ROOT, "node_modules", name, "package.json"), "utf8")) as { version: string }).version; } catch { return "?"; }
 }
@@ -639,11 +669,11 @@ function environment(): Record<string, unknown> {
   const mem = new Database(":memory:");
   const sqlite = (mem.prepare("SELECT sqlite_version() AS v").get() as { v: string }).v;
   mem.close();
-  const dirty = sh("git", ["status", "--porcelain", "--", "server.ts", "lib", "bench", "package.json"]).split("\n").filter(Boolean);
   return {
     nproc: os.availableParallelism(), cpu: os.cpus()[0]?.model, memGiB: round(os.totalmem() / 2 ** 30, 1), kernel: os.release(),
     node: process.version, autocannon: pkgVersion("autocannon"), betterSqlite3: pkgVersion("better-sqlite3"), sqlite,
-    gitSha: sh("git", ["rev-parse", "HEAD"]), gitDirtyServerFiles: dirty,
+    gitSha: GIT.sha, gitDirtyServerFiles: GIT.dirty,
+    serverTree: SNAPSHOT ? "copy of the working tree taken at the start of the run (gitDirtyServerFiles: what differed from gitSha)" : "working tree, in place (BENCH_SNAPSHOT=0)",
     openFilesLimit: openFileLimit(),
     durability: "SQLite WAL, synchronous=FULL (ours: lib/storage default; R-SQL-W: same pragmas)",
     transport: "HTTPS (TLS 1.3, EC P-256 certificates from lib/tls) on 127.0.0.1 unless a row says plain HTTP",

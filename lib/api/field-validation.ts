@@ -4,6 +4,7 @@
 import type { AnyKind } from "../kinds/types";
 import { findDuplicateJsonKeys, findDuplicateYamlKeys } from "../kinds/schema/duplicate-keys";
 import { findUnknownFields, stripUnknownFields } from "../kinds/schema/fields";
+import { findTypeError } from "../kinds/schema/shape";
 import type { FieldValidation } from "../registry/options";
 import { errors, field } from "./errors";
 
@@ -21,15 +22,18 @@ export function duplicateFields(raw: Buffer, type: "json" | "yaml"): string[] {
 
 /**
  * Report (or refuse) unknown and duplicate fields; returns the value without unknown fields. A patch result
- * is refused as kube-apiserver refuses it: 422 on the field `patch`.
+ * is refused as kube-apiserver refuses it: 422 on the field `patch`, showing `patch.shown`.
  */
-export function checkFields<T>(kind: AnyKind, value: T, check: FieldCheck, duplicates: string[] = [], patch = false): T {
+export function checkFields<T>(kind: AnyKind, value: T, check: FieldCheck, duplicates: string[] = [], patch?: { shown: () => string }): T {
   if (!kind.schema || typeof value !== "object" || value === null) return value;
+  // Values of the wrong JSON type fail typed decoding before anything else looks at them.
+  const typeError = findTypeError(value, kind.schema, kind.kind);
+  if (typeError) throw errors.badRequest(`${kind.kind} in version "v1" cannot be handled as a ${kind.kind}: ${typeError}`);
   const unknown = findUnknownFields(value, kind.schema);
   if (check.mode !== "Ignore") {
     const problems = [...unknown.map((p) => `unknown field "${p}"`), ...duplicates.map((p) => `duplicate field "${p}"`)];
     if (problems.length && check.mode === "Strict") {
-      if (patch) throw errors.invalid("", "", [field.invalid("patch", JSON.stringify(value), `strict decoding error: ${problems.join(", ")}`)]);
+      if (patch) throw errors.invalid("", "", [field.invalid("patch", patch.shown(), `strict decoding error: ${problems.join(", ")}`)]);
       throw errors.badRequest(`${kind.kind} in version "v1" cannot be handled as a ${kind.kind}: strict decoding error: ${problems.join(", ")}`);
     }
     check.warnings.push(...problems);

@@ -9,7 +9,7 @@ import type { EventType, WatchSink } from "../storage";
 import { apiGroupList, apiResourceList, apiVersions, versionInfo } from "./discovery";
 import { errors, isStatusError, StatusError } from "./errors";
 import { bodyType, decodeBody, negotiate, unsupportedBody, type OutputFormat } from "./media";
-import { applyPatch } from "./patch";
+import { applyPatch, shownPatch } from "./patch";
 import { checkFields, duplicateFields, warningHeader, type FieldCheck } from "./field-validation";
 import { parseRequestPath, type ResourceRequest } from "./request-info";
 import { partialMetadata, table, tableRow, columnDefinitions, type IncludeObject } from "./table";
@@ -215,7 +215,7 @@ async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, 
     }
     case "PUT": {
       if (name === undefined) throw errors.methodNotAllowed();
-      const opts = parseWriteOptions(q);
+      const opts = parseWriteOptions(q, "UpdateOptions");
       const check = { mode: opts.fieldValidation, warnings };
       answer = await reg.update(kind, ns, name, await readObjectBody(req, kind, check), { ...opts, subresource });
       break;
@@ -224,11 +224,12 @@ async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, 
       if (name === undefined) throw errors.methodNotAllowed();
       const type = bodyType(req.header("content-type"));
       if (type !== "json-patch" && type !== "merge-patch" && type !== "strategic-merge-patch") throw unsupportedBody(true);
-      const opts = parseWriteOptions(q);
-      const raw = await req.body(MAX_BODY_BYTES);
+      const opts = parseWriteOptions(q, "PatchOptions");
+      const patch = decodeBody(await req.body(MAX_BODY_BYTES), "json", "Patch");
       answer = await reg.patch(kind, ns, name, (current) => {
         const check = { mode: opts.fieldValidation, warnings: [] as string[] };
-        const patched = checkFields(kind, applyPatch(kind, type, raw, current), check, [], true);
+        const result = applyPatch(kind, type, patch, current);
+        const patched = checkFields(kind, result, check, [], { shown: () => shownPatch(type, patch, result) });
         warnings.splice(0, warnings.length, ...check.warnings); // only the attempt that is kept reports
         return patched;
       }, { ...opts, subresource });

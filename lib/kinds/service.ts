@@ -1,4 +1,4 @@
-import { validateServiceSpec, validateServiceUpdate } from "../validation/service-spec";
+import { validateServiceSpec, validateServiceStatus, validateServiceUpdate } from "../validation/service-spec";
 import { ageColumn, column, formatLabels, nameColumn, NONE } from "./columns";
 import { defineKind } from "./define-kind";
 import { serviceSchema } from "./schema/service";
@@ -137,4 +137,5 @@ export const service = defineKind<Service>({
   },
   validate: validateServiceSpec,
   validateUpdate: validateServiceUpdate,
+  statusStrategy: { validateUpdate: validateServiceStatus },
 });

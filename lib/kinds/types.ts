@@ -105,6 +105,15 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
   validate?: (obj: T) => FieldError[];
   /** Kind-specific validation on update, e.g. immutable fields. */
   validateUpdate?: (obj: T, old: T) => FieldError[];
+  /**
+   * The `/status` subresource's own update hooks (kube-apiserver's status strategy). A status write keeps
+   * everything but status from the stored object, then runs these instead of prepareForUpdate/validate/
+   * validateUpdate.
+   */
+  statusStrategy?: {
+    prepareForUpdate?: (obj: T, old: T) => void;
+    validateUpdate?: (obj: T, old: T) => FieldError[];
+  };
   /** Normalise the stored form (e.g. Endpoints subsets repacked, ServiceAccount secrets reduced). Mutates. */
   canonicalize?: (obj: T) => void;
   /**

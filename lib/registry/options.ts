@@ -39,19 +39,24 @@ function parseInteger(q: URLSearchParams, name: string): number | undefined {
   return Number(v);
 }
 
-function parseDryRun(values: string[]): boolean {
-  for (const v of values) {
-    if (v !== "All") throw errors.invalidOptions("CreateOptions", [field.notSupported("dryRun", v, ["All"])]);
+export type OptionsKind = "CreateOptions" | "UpdateOptions" | "PatchOptions" | "DeleteOptions";
+
+/** Go renders the refused dryRun list as a []string literal. */
+const goStringSlice = (values: string[]) => `[]string{${values.map((v) => JSON.stringify(v)).join(", ")}}`;
+
+function parseDryRun(values: string[], optionsKind: OptionsKind): boolean {
+  if (values.some((v) => v !== "All")) {
+    throw errors.invalidOptions(optionsKind, [{ type: "FieldValueNotSupported", field: "dryRun", detail: `Unsupported value: ${goStringSlice(values)}: supported values: "All"` }]);
   }
   return values.length > 0;
 }
 
-export function parseWriteOptions(q: URLSearchParams): WriteOptions {
+export function parseWriteOptions(q: URLSearchParams, optionsKind: Exclude<OptionsKind, "DeleteOptions"> = "CreateOptions"): WriteOptions {
   const fv = q.get("fieldValidation") ?? "";
   if (!["", "Ignore", "Warn", "Strict"].includes(fv)) {
-    throw errors.invalidOptions("CreateOptions", [field.notSupported("fieldValidation", fv, ["", "Ignore", "Strict", "Warn"])]);
+    throw errors.invalidOptions(optionsKind, [field.notSupported("fieldValidation", fv, ["", "Ignore", "Strict", "Warn"])]);
   }
-  return { dryRun: parseDryRun(q.getAll("dryRun")), fieldValidation: (fv || "Warn") as FieldValidation };
+  return { dryRun: parseDryRun(q.getAll("dryRun"), optionsKind), fieldValidation: (fv || "Warn") as FieldValidation };
 }
 
 export function parseListOptions(q: URLSearchParams, forceWatch = false): ListOptions {
@@ -108,7 +113,7 @@ export function parseDeleteOptions(q: URLSearchParams, body: Record<string, unkn
       propagationPolicy: (body.propagationPolicy ?? undefined) as DeleteOptions["propagationPolicy"],
       orphanDependents: (body.orphanDependents ?? undefined) as boolean | undefined,
       preconditions: (body.preconditions ?? undefined) as DeleteOptions["preconditions"],
-      dryRun: parseDryRun(Array.isArray(dry) ? dry.map(String) : []),
+      dryRun: parseDryRun(Array.isArray(dry) ? dry.map(String) : [], "DeleteOptions"),
     };
     if (opts.gracePeriodSeconds !== undefined && (typeof opts.gracePeriodSeconds !== "number" || !Number.isInteger(opts.gracePeriodSeconds))) {
       throw errors.badRequest(`DeleteOptions in version "v1" cannot be handled as a DeleteOptions: json: cannot unmarshal ${typeof opts.gracePeriodSeconds} into Go struct field DeleteOptions.gracePeriodSeconds of type int64`);
@@ -119,7 +124,7 @@ export function parseDeleteOptions(q: URLSearchParams, body: Record<string, unkn
       gracePeriodSeconds: parseInteger(q, "gracePeriodSeconds"),
       propagationPolicy: (q.get("propagationPolicy") || undefined) as DeleteOptions["propagationPolicy"],
       orphanDependents: orphan === null || orphan === "" ? undefined : isTrue(orphan),
-      dryRun: parseDryRun(q.getAll("dryRun")),
+      dryRun: parseDryRun(q.getAll("dryRun"), "DeleteOptions"),
     };
   }
   const errs: FieldError[] = [];

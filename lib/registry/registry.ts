@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto";
 import { errors, isStatusError, StatusError, type FieldError, type Status } from "../api/errors";
 import type { AnyKind, KubeObject, ObjectMeta } from "../kinds/types";
 import { ExpiredError, type LogEvent, type ObjectKey, type Store, type StoredObject, type WatchSink, type WatchSpec } from "../storage";
+import { pruneEmptyCollections } from "../kinds/schema/shape";
 import { deepEqual, nextGeneration } from "../validation/generation";
 import { validateObjectMeta, validateObjectMetaUpdate } from "../validation/object-meta";
 import { decodeContinue, encodeContinue } from "./continue-token";
@@ -70,6 +71,12 @@ function checkTypeMeta(kind: AnyKind, body: unknown): KubeObject {
   const decodeError = kind.decodeError?.(obj as KubeObject);
   if (decodeError) throw errors.badRequest(`${kind.kind} in version "v1" cannot be handled as a ${kind.kind}: ${decodeError}`);
   return { ...obj, apiVersion: "v1", kind: kind.kind, metadata: { ...(obj.metadata as ObjectMeta | undefined) } };
+}
+
+/** The stored form: the kind's own normalisation, then empty lists and maps left out as Go's omitempty does. */
+function canonicalize(kind: AnyKind, obj: KubeObject): void {
+  kind.canonicalize?.(obj);
+  if (kind.schema) pruneEmptyCollections(obj, kind.schema);
 }
 
 function throwIfInvalid(kind: AnyKind, name: string, errs: FieldError[]): void {
@@ -253,7 +260,7 @@ export class Registry {
       ...validateObjectMeta(meta, { namespaced: kind.namespaced, nameRule: kind.nameRule }),
       ...(kind.validate?.(obj) ?? []),
     ]);
-    kind.canonicalize?.(obj);
+    canonicalize(kind, obj);
 
     for (let attempt = 1; ; attempt++) {
       meta.selfLink = selfLink(kind, meta.namespace ?? "", meta.name);
@@ -350,14 +357,14 @@ export class Registry {
       const old = current!.object;
       const obj = this.mergeForUpdate(kind, step.update, old, opts.subresource);
       kind.applyDefaults?.(obj);
-      kind.prepareForUpdate?.(obj, old);
+      const status = opts.subresource === "status";
+      if (status) kind.statusStrategy?.prepareForUpdate?.(obj, old); else kind.prepareForUpdate?.(obj, old);
       throwIfInvalid(kind, name, [
         ...validateObjectMeta(obj.metadata, { namespaced: kind.namespaced, nameRule: kind.nameRule }),
         ...validateObjectMetaUpdate(obj.metadata, old.metadata),
-        ...(kind.validate?.(obj) ?? []),
-        ...(kind.validateUpdate?.(obj, old) ?? []),
+        ...(status ? kind.statusStrategy?.validateUpdate?.(obj, old) ?? [] : [...(kind.validate?.(obj) ?? []), ...(kind.validateUpdate?.(obj, old) ?? [])]),
       ]);
-      kind.canonicalize?.(obj);
+      canonicalize(kind, obj);
       obj.metadata.generation = nextGeneration(obj, old, old.metadata.generation);
       obj.metadata.resourceVersion = old.metadata.resourceVersion;
       if (deepEqual(obj, old)) return { code: 200, object: old, json: current!.json };

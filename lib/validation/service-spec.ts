@@ -259,3 +259,13 @@ export function validateServiceUpdate(service: JsonObject, old: JsonObject): Fie
   }
   return errs;
 }
+
+/** `/status` writes: load-balancer ingress belongs to LoadBalancer services only (kube-apiserver 1.29+). */
+export function validateServiceStatus(service: Record<string, unknown>): FieldError[] {
+  const spec = (service.spec ?? {}) as { type?: string };
+  const ingress = ((service.status as { loadBalancer?: { ingress?: unknown[] } } | undefined)?.loadBalancer?.ingress) ?? [];
+  if (spec.type !== "LoadBalancer" && Array.isArray(ingress) && ingress.length > 0) {
+    return [field.forbidden("status.loadBalancer.ingress", "may only be used when `spec.type` is 'LoadBalancer'")];
+  }
+  return [];
+}

@@ -60,6 +60,12 @@ export function prepareServiceUpdate(service: JsonObject, old: JsonObject): void
 export function applyServiceDefaults(service: JsonObject): void {
   if (typeof service.spec !== "object" || service.spec === null) return;
   const spec = service.spec as JsonObject;
+  if (spec.type === "LoadBalancer") {
+    // An ingress point with an IP is a virtual IP unless the load balancer says otherwise (ipMode, 1.30+).
+    for (const ingress of listOf(objectOf(objectOf(service.status).loadBalancer).ingress)) {
+      if (typeof ingress === "object" && ingress !== null && stringOf((ingress as JsonObject).ip) && !isSet((ingress as JsonObject).ipMode)) (ingress as JsonObject).ipMode = "VIP";
+    }
+  }
   if (!stringOf(spec.sessionAffinity)) spec.sessionAffinity = "None";
   if (spec.sessionAffinity === "None") delete spec.sessionAffinityConfig;
   if (spec.sessionAffinity === "ClientIP") {
