@@ -21,7 +21,7 @@ scripts/with-postgres.sh npx vitest run --reporter=default --reporter=json --out
 echo "== console end-to-end tests (playwright)"
 rm -f test-results/pw.json
 if [ -f e2e/playwright.config.ts ] && [ -f .next/BUILD_ID ]; then
-  PLAYWRIGHT_JSON_OUTPUT_NAME=test-results/pw.json npx playwright test -c e2e/playwright.config.ts --reporter=list,json
+  PLAYWRIGHT_JSON_OUTPUT_NAME="$PWD/test-results/pw.json" npx playwright test -c e2e/playwright.config.ts --reporter=list,json
 else
   echo "playwright: no config or no build; counted as a failed step"
   steps_failed=$((steps_failed + 1))
