@@ -85,6 +85,19 @@ export class RevisionLog {
     }
   }
 
+  /** Prepared statements by SQL text (batch statements differ only by batch size, so there are few). */
+  private readonly statements = new Map<string, Statement>();
+
+  private prepared(sql: string): Statement {
+    let st = this.statements.get(sql);
+    if (!st) {
+      st = this.writer!.prepare(sql);
+      if (this.statements.size > 512) this.statements.clear();
+      this.statements.set(sql, st);
+    }
+    return st;
+  }
+
   close(): void {
     this.readerDb?.close();
     this.writer?.close();
@@ -100,7 +113,9 @@ export class RevisionLog {
       this.queue.push({ op, resolve, reject });
       if (!this.flushing) {
         this.flushing = true;
-        queueMicrotask(() => void this.flush());
+        // After this event-loop pass: requests read from other connections in the same pass join the batch
+        // (SQLite commits synchronously, so a microtask would commit each write alone, one fsync each).
+        setImmediate(() => void this.flush());
       }
     });
   }
@@ -128,8 +143,8 @@ export class RevisionLog {
     if (this.writer) {
       const w = this.writer;
       const ex: Executor = {
-        query: <T>(sql: string, params: unknown[]) => w.prepare(sql).all(...params) as T[],
-        execute: (sql: string, params: unknown[]) => w.prepare(sql).run(...params).changes,
+        query: <T>(sql: string, params: unknown[]) => this.prepared(sql).all(...params) as T[],
+        execute: (sql: string, params: unknown[]) => this.prepared(sql).run(...params).changes,
       };
       w.exec("BEGIN IMMEDIATE");
       try {
