@@ -48,6 +48,9 @@ function flush(client: QueryClient, key: readonly unknown[], watch: ActiveWatch)
   watch.buffer = [];
   client.setQueryData<ListState>(key, (state) => (state ? applyWatchEvents(state, events) : state));
   for (const tap of taps) tap(String(key[2]), events);
+  // Read by bench/console.ts to know how many events the page has folded.
+  (globalThis as { __clusterCoreFoldedEvents?: number }).__clusterCoreFoldedEvents =
+    ((globalThis as { __clusterCoreFoldedEvents?: number }).__clusterCoreFoldedEvents ?? 0) + events.length;
 }
 
 function scheduleFlush(client: QueryClient, key: readonly unknown[], watch: ActiveWatch) {
