@@ -9,7 +9,7 @@ import { kindTitle } from "@/lib/client/navigation";
 import { useResourceList } from "@/lib/client/use-resource-list";
 import { toYaml } from "@/lib/client/yaml-text";
 import { kindByPlural } from "@/lib/kinds";
-import { SecretData } from "../kinds/secret/secret-data";
+import { detailSections } from "../kinds/detail-sections";
 import { DeleteDialog } from "../resource-actions/delete-dialog";
 import { LiveIndicator } from "../resource-table/live-indicator";
 import { Button } from "../ui/button";
@@ -95,9 +95,12 @@ export function ObjectView({ plural, namespace, name }: { plural: string; namesp
         <div className="min-h-0 flex-1 overflow-y-auto px-6 py-4">
           <MetadataPanel kind={kind} obj={obj} now={now} />
           <RelationsPanel kind={kind} obj={obj} />
-          {kind.kind === "Secret" ? (
-            <Section title="Data" testId="data">
-              <SecretData data={obj.data as Record<string, string> | undefined} />
+          {detailSections[kind.kind] ? (
+            <Section title={detailSections[kind.kind].title} testId="data">
+              {(() => {
+                const { Component } = detailSections[kind.kind];
+                return <Component obj={obj} />;
+              })()}
             </Section>
           ) : (
             Object.keys(body).length > 0 && (
