@@ -2,38 +2,11 @@
 import { field, type FieldError } from "../api/errors";
 import { dnsLabelNameErrors, dnsSubdomainNameErrors } from "./dns-names";
 import { labelValueErrors, validateLabelName } from "./labels";
-import { validateLabelSelector } from "./label-selector";
+import { validateLabelSelector, validateLabelSelectorRequirement } from "./label-selector";
 import { isSet, listOf, numberOf, objectOf, stringOf } from "./zero-values";
 
 function validateNodeSelectorRequirement(req: unknown, allowInvalidValues: boolean, path: string): FieldError[] {
-  const r = objectOf(req);
-  const operator = stringOf(r.operator);
-  const values = listOf(r.values);
-  const errs: FieldError[] = [];
-  switch (operator) {
-    case "In":
-    case "NotIn":
-      if (values.length === 0) errs.push(field.required(`${path}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
-      break;
-    case "Exists":
-    case "DoesNotExist":
-      if (values.length > 0) errs.push(field.forbidden(`${path}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-      break;
-    case "Gt":
-    case "Lt":
-      if (values.length !== 1) errs.push(field.required(`${path}.values`, "must be specified single value when `operator` is 'Lt' or 'Gt'"));
-      break;
-    default:
-      errs.push(field.invalid(`${path}.operator`, operator, "not a valid selector operator"));
-  }
-  errs.push(...validateLabelName(stringOf(r.key), `${path}.key`));
-  if (!allowInvalidValues) {
-    values.forEach((v, i) => {
-      const value = stringOf(v);
-      for (const m of labelValueErrors(value)) errs.push(field.invalid(`${path}.values[${i}]`, value, m));
-    });
-  }
-  return errs;
+  return validateLabelSelectorRequirement(req, path, { numericOperators: true, checkValues: !allowInvalidValues });
 }
 
 function validateNodeFieldSelectorRequirement(req: unknown, path: string): FieldError[] {

@@ -4,7 +4,13 @@ import { field, type FieldError } from "../api/errors";
 import { labelValueErrors, validateLabelName, validateLabels } from "./labels";
 import { isObject, listOf, objectOf, stringOf } from "./zero-values";
 
-export function validateLabelSelectorRequirement(req: unknown, path: string): FieldError[] {
+/**
+ * One `matchExpressions` entry. Node selector requirements use the same rules plus the numeric operators
+ * `Gt`/`Lt` (`numericOperators`), and may skip value syntax (`checkValues: false`) for stored objects.
+ */
+export function validateLabelSelectorRequirement(
+  req: unknown, path: string, opts: { numericOperators?: boolean; checkValues?: boolean } = {},
+): FieldError[] {
   const r = objectOf(req);
   const operator = stringOf(r.operator);
   const values = listOf(r.values);
@@ -18,14 +24,24 @@ export function validateLabelSelectorRequirement(req: unknown, path: string): Fi
     case "DoesNotExist":
       if (values.length > 0) errs.push(field.forbidden(`${path}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
       break;
+    case "Gt":
+    case "Lt":
+      if (opts.numericOperators) {
+        if (values.length !== 1) errs.push(field.required(`${path}.values`, "must be specified single value when `operator` is 'Lt' or 'Gt'"));
+        break;
+      }
+      errs.push(field.invalid(`${path}.operator`, operator, "not a valid selector operator"));
+      break;
     default:
       errs.push(field.invalid(`${path}.operator`, operator, "not a valid selector operator"));
   }
   errs.push(...validateLabelName(stringOf(r.key), `${path}.key`));
-  values.forEach((v, i) => {
-    const value = stringOf(v);
-    for (const m of labelValueErrors(value)) errs.push(field.invalid(`${path}.values[${i}]`, value, m));
-  });
+  if (opts.checkValues !== false) {
+    values.forEach((v, i) => {
+      const value = stringOf(v);
+      for (const m of labelValueErrors(value)) errs.push(field.invalid(`${path}.values[${i}]`, value, m));
+    });
+  }
   return errs;
 }
 
