@@ -1,7 +1,7 @@
 // Pod affinity, anti-affinity and node affinity (validateAffinity, 1.32).
 import { field, type FieldError } from "../api/errors";
 import { dnsLabelNameErrors, dnsSubdomainNameErrors } from "./dns-names";
-import { labelValueErrors, validateLabelName } from "./labels";
+import { validateLabelName } from "./labels";
 import { validateLabelSelector, validateLabelSelectorRequirement } from "./label-selector";
 import { isSet, listOf, numberOf, objectOf, stringOf } from "./zero-values";
 
