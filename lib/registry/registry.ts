@@ -148,9 +148,15 @@ export class Registry {
     if (namespace !== undefined && filter.namespace !== undefined && filter.namespace !== namespace) {
       return { kind, resourceVersion: String(snapshotRev), items: [] };
     }
-    let candidates: StoredObject[];
+    const items: StoredObject[] = [];
+    let remaining: number;
     try {
-      candidates = cache.list(kind.plural, { namespace: ns, atRev, startAfter: after });
+      remaining = cache.scan(kind.plural, { namespace: ns, atRev, startAfter: after }, (c) => {
+        if (filter.name !== undefined && c.key.name !== filter.name) return true;
+        if (!filter.matches(c.object)) return true;
+        items.push(c);
+        return !(limit > 0 && items.length === limit);
+      });
     } catch (err) {
       if (!(err instanceof ExpiredError)) throw err;
       if (opts.continueToken && after !== undefined) {
@@ -158,20 +164,11 @@ export class Registry {
       }
       throw errors.gone(TOO_OLD_LIST);
     }
-    const items: StoredObject[] = [];
-    let i = 0;
-    for (; i < candidates.length; i++) {
-      const c = candidates[i];
-      if (filter.name !== undefined && c.key.name !== filter.name) continue;
-      if (!filter.matches(c.object)) continue;
-      items.push(c);
-      if (limit > 0 && items.length === limit) { i++; break; }
-    }
     const answer: ListAnswer = { kind, resourceVersion: String(snapshotRev), items };
-    if (limit > 0 && i < candidates.length && items.length === limit) {
+    if (limit > 0 && remaining > 0 && items.length === limit) {
       const last = items[items.length - 1];
       answer.continue = encodeContinue(snapshotRev, `${last.key.namespace}/${last.key.name}`);
-      if (filter.empty) answer.remainingItemCount = candidates.length - i;
+      if (filter.empty) answer.remainingItemCount = remaining;
     }
     return answer;
   }

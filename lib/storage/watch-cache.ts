@@ -260,6 +260,16 @@ export class WatchCache {
    * `atRev` is older than the retained history.
    */
   list(resource: string, opts: { namespace?: string; atRev?: number; startAfter?: string } = {}): StoredObject[] {
+    const out: StoredObject[] = [];
+    this.scan(resource, opts, (o) => { out.push(o); return true; });
+    return out;
+  }
+
+  /**
+   * Visit the objects `list` would return, in order, until `visit` returns false. Returns how many objects of
+   * the range (at `atRev`) were left unvisited, so a page of 500 costs 500 visits, not a copy of the range.
+   */
+  scan(resource: string, opts: { namespace?: string; atRev?: number; startAfter?: string }, visit: (o: StoredObject) => boolean): number {
     const atRev = opts.atRev ?? this.rev;
     if (atRev < this.historyStartRev) throw new ExpiredError(atRev, this.historyStartRev);
     const st = this.state(resource);
@@ -281,14 +291,19 @@ export class WatchCache {
     }
     let i = opts.startAfter !== undefined ? upperBound(keys, opts.startAfter) : prefix ? lowerBound(keys, prefix) : 0;
     if (prefix && opts.startAfter !== undefined && opts.startAfter < prefix) i = lowerBound(keys, prefix);
-    const out: StoredObject[] = [];
-    for (; i < keys.length; i++) {
+    // "0" sorts right after "/": every key of the namespace lies before `${namespace}0`.
+    const end = prefix ? lowerBound(keys, `${opts.namespace}0`) : keys.length;
+    for (; i < end; i++) {
       const k = keys[i];
-      if (prefix && !k.startsWith(prefix)) break;
       const o = overrides?.has(k) ? overrides.get(k) : st.objects.get(k);
-      if (o) out.push(o);
+      if (o && !visit(o)) {
+        let left = end - i - 1;
+        // Keys created after `atRev` are in the range but not in the snapshot.
+        if (overrides) for (const [ok, ov] of overrides) if (ov === null && ok > k && (!prefix || ok.startsWith(prefix))) left--;
+        return left;
+      }
     }
-    return out;
+    return 0;
   }
 
   /** Index of the first history event with revision > rev. */
