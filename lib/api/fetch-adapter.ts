@@ -48,7 +48,11 @@ function toResponse(request: Request, answer: ApiResponse): Response {
         ended = true;
         clearTimeout(timer);
         stop?.();
-        try { controller.close(); } catch { /* already closed */ }
+        try {
+          // A consumer that stopped reading would hold its backlog: abort the response to free it now.
+          if ((controller.desiredSize ?? 0) <= -MAX_WATCH_BACKLOG_BYTES) controller.error(new Error("watch backlog exceeded"));
+          else controller.close();
+        } catch { /* already closed */ }
       };
       timer = setTimeout(end, source.timeoutMs);
       request.signal.addEventListener("abort", end);

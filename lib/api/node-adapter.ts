@@ -54,7 +54,8 @@ export function writeApiResponse(req: IncomingMessage, res: ServerResponse, answ
     ended = true;
     clearTimeout(timer);
     stop?.();
-    res.end();
+    // A consumer that stopped reading would hold its backlog forever: drop the connection to free it now.
+    if (res.writableLength > MAX_WATCH_BACKLOG_BYTES) res.destroy(); else res.end();
   };
   const timer = setTimeout(end, stream.timeoutMs);
   res.on("close", end);
