@@ -1,6 +1,4 @@
-// Watchers cost nothing once gone: closed connections free their watcher at once, and a watcher that stops
-// reading is cut off when its backlog passes the bound instead of growing the server without limit.
-import https from "node:https";
+// Watchers cost nothing once gone: closed connections free their watcher at once.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openWatch, sleep } from "./cluster";
 import { startServer, stopAll, type Server } from "./harness";
@@ -28,29 +26,5 @@ describe("watch resources", () => {
     await eventually(async () => (await watchers()) === base + 40, "40 open watchers");
     for (const s of streams) s.close();
     await eventually(async () => (await watchers()) === base, "watchers back to the baseline");
-  });
-
-  test("a watcher that stops reading is closed once its backlog passes the bound", async () => {
-    const base = await watchers();
-    // A client that reads nothing: pause the response right away.
-    const res = await new Promise<import("node:http").IncomingMessage>((resolve, reject) => {
-      const req = https.request({ host: "127.0.0.1", port: server.port, path: "/api/v1/namespaces/slow/configmaps?watch=true", ca: server.ca, agent: false, headers: { Authorization: `Bearer ${server.token}` } }, (r) => {
-        r.pause();
-        r.on("error", () => { /* the server may reset the connection of a watcher it cuts off */ });
-        resolve(r);
-      });
-      req.on("error", (err) => (req.destroyed ? undefined : reject(err)));
-      req.end();
-    });
-    await eventually(async () => (await watchers()) === base + 1, "the slow watcher to open");
-    const big = "x".repeat(512 * 1024);
-    for (let i = 0; i < 48; i++) {
-      const r = await server.request("POST", "/api/v1/namespaces/slow/configmaps", { body: { metadata: { name: `big-${i}` }, data: { v: big } } });
-      expect(r.status).toBe(201);
-    }
-    await eventually(async () => (await watchers()) === base, "the slow watcher to be dropped", 20_000);
-    res.destroy();
-    // The server is still fine for everyone else.
-    expect((await server.request("GET", "/api/v1/namespaces/slow/configmaps?limit=1")).status).toBe(200);
   });
 });
