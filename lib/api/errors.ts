@@ -95,19 +95,25 @@ export const field = {
     ({ type: "FieldValueNotFound", field: path, detail: `Not found: ${quoted(value)}` }),
 };
 
-const gr = (resource: string) => resource; // core group: the group-resource string is the plural
+// Factories take kube's group-resource string (`pods`, `roles.rbac.authorization.k8s.io`): the message shows
+// it whole, details split it into group and resource as kube's StatusDetails do.
+const gr = (resource: string) => resource;
+function grDetails(resource: string): { group?: string; kind: string } {
+  const dot = resource.indexOf(".");
+  return dot < 0 ? { kind: resource } : { group: resource.slice(dot + 1), kind: resource.slice(0, dot) };
+}
 
 export const errors = {
   notFound: (resource: string, name: string) =>
-    new StatusError(404, "NotFound", `${gr(resource)} "${name}" not found`, { name, kind: resource }),
+    new StatusError(404, "NotFound", `${gr(resource)} "${name}" not found`, { name, ...grDetails(resource) }),
   routeNotFound: () =>
     new StatusError(404, "NotFound", "the server could not find the requested resource", {}),
   alreadyExists: (resource: string, name: string, terminating = false) =>
-    new StatusError(409, "AlreadyExists", `${terminating ? "object is being deleted: " : ""}${gr(resource)} "${name}" already exists`, { name, kind: resource }),
+    new StatusError(409, "AlreadyExists", `${terminating ? "object is being deleted: " : ""}${gr(resource)} "${name}" already exists`, { name, ...grDetails(resource) }),
   generateNameExhausted: (resource: string, name: string) =>
-    new StatusError(409, "AlreadyExists", `${gr(resource)} "${name}" already exists, the server was not able to generate a unique name for the object`, { name, kind: resource, retryAfterSeconds: 1 }),
+    new StatusError(409, "AlreadyExists", `${gr(resource)} "${name}" already exists, the server was not able to generate a unique name for the object`, { name, ...grDetails(resource), retryAfterSeconds: 1 }),
   conflict: (resource: string, name: string, detail = "the object has been modified; please apply your changes to the latest version and try again") =>
-    new StatusError(409, "Conflict", `Operation cannot be fulfilled on ${gr(resource)} "${name}": ${detail}`, { name, kind: resource }),
+    new StatusError(409, "Conflict", `Operation cannot be fulfilled on ${gr(resource)} "${name}": ${detail}`, { name, ...grDetails(resource) }),
   /** 422 Invalid for an object of `kind` (the Kind, not the plural, goes in details.kind). */
   invalid: (kind: string, name: string, errs: FieldError[], group?: string) => {
     const rendered = [...new Set(errs.map((e) => `${e.field}: ${e.detail}`))];
@@ -120,6 +126,9 @@ export const errors = {
   invalidOptions: (optionsKind: string, errs: FieldError[]) => errors.invalid(optionsKind, "", errs, "meta.k8s.io"),
   badRequest: (message: string) => new StatusError(400, "BadRequest", message),
   unauthorized: () => new StatusError(401, "Unauthorized", "Unauthorized"),
+  /** 403 with kube's message; `resource` is a group-resource string when the refusal names one. */
+  forbidden: (message: string, resource?: string, name?: string) =>
+    new StatusError(403, "Forbidden", message, resource === undefined ? {} : { ...(name ? { name } : {}), ...grDetails(resource) }),
   methodNotAllowed: () =>
     new StatusError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource", {}),
   verbNotSupported: (verb: string, resource: string) =>

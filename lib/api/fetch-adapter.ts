@@ -29,7 +29,14 @@ function toApiRequest(request: Request): ApiRequest {
     path: url.pathname,
     query: url.searchParams,
     header: (name) => request.headers.get(name) ?? undefined,
+    // Fetch joins repeated headers with ", "; impersonation headers are the only ones read per value.
+    headerValues: (name) => {
+      const v = request.headers.get(name);
+      return v === null ? [] : v.split(",").map((s) => s.trim());
+    },
+    headerNames: () => [...request.headers.keys()],
     body: (limit) => (body ??= readBody(request, limit)),
+    remoteAddress: request.headers.get("x-forwarded-for")?.split(",")[0]?.trim(),
   };
 }
 

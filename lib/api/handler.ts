@@ -6,15 +6,20 @@ import type { AnyKind, KubeObject } from "../kinds/types";
 import type { Registry, Answer, ListAnswer } from "../registry/registry";
 import { parseDeleteOptions, parseListOptions, parseWriteOptions } from "../registry/options";
 import type { EventType, WatchSink } from "../storage";
-import { apiGroupList, apiResourceList, apiVersions, versionInfo } from "./discovery";
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from "./discovery";
 import { errors, isStatusError, StatusError } from "./errors";
 import { bodyType, decodeBody, negotiate, unsupportedBody, type OutputFormat } from "./media";
 import { applyPatch, shownPatch } from "./patch";
 import { checkFields, duplicateFields, warningHeader, type FieldCheck } from "./field-validation";
-import { parseRequestPath, type ResourceRequest } from "./request-info";
+import { isOpenPath, parseRequestPath, type RequestInfo, type ResourceRequest, type ReviewRequest } from "./request-info";
 import { partialMetadata, table, tableRow, columnDefinitions, type IncludeObject } from "./table";
 import type { OpenApiDocuments } from "./openapi";
-import { namespaceList, namespaceObject, namespaceTable } from "./namespaces";
+import type { UserInfo } from "../auth/user-info";
+import type { Attributes, Authorizer } from "../authz/attributes";
+import { requestAttributes } from "./request-attributes";
+import { impersonate } from "./impersonation";
+import { forbiddenError } from "./forbidden";
+import { apiVersionOf, kinds as allKinds } from "../kinds";
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -24,8 +29,14 @@ export interface ApiRequest {
   query: URLSearchParams;
   /** Header value by lower-case name. */
   header(name: string): string | undefined;
+  /** Every value of a header (lower-case name), repeated headers kept apart. */
+  headerValues(name: string): string[];
+  /** Lower-case names of every header sent. */
+  headerNames(): string[];
   /** The body, at most `limit` bytes (throws a 413 StatusError beyond). */
   body(limit: number): Promise<Buffer>;
+  /** The client's address, for audit. */
+  remoteAddress?: string;
 }
 
 export interface WatchStream {
@@ -41,14 +52,52 @@ export interface ApiResponse {
   stream?: WatchStream;
 }
 
+/** What a create-only handler gets: a subresource (`serviceaccounts/token`) or a review (TokenReview, ...). */
+export interface ActionContext {
+  user: UserInfo;
+  namespace: string;
+  /** The object named on the path (subresources); "" for reviews. */
+  name: string;
+  body: unknown;
+  dryRun: boolean;
+}
+
+export type ActionHandler = (ctx: ActionContext) => Promise<{ code: number; object: unknown }>;
+
+/** One request as the audit log records it (never a body, never a credential). */
+export interface AuditRecord {
+  auditID?: string;
+  requestURI: string;
+  verb: string;
+  user?: UserInfo;
+  impersonatedUser?: UserInfo;
+  sourceIPs: string[];
+  userAgent?: string;
+  objectRef?: { resource: string; namespace?: string; name?: string; apiGroup?: string; apiVersion?: string; subresource?: string };
+  code: number;
+  status?: { status: string; message: string; reason: string };
+  received: Date;
+  completed: Date;
+  decision?: "allow" | "forbid";
+  reason?: string;
+  stage?: "ResponseStarted" | "ResponseComplete";
+}
+
 export interface ApiRuntime {
   registry: Registry;
-  authenticate(token: string): { user: string; groups: string[] } | undefined;
+  /** The user a bearer token belongs to, or undefined (401). */
+  authenticate(token: string): UserInfo | undefined;
+  authorizer: Authorizer;
   /** The bearer token held by a console session cookie, if any. */
   sessionBearer?(cookieHeader: string): Promise<string | undefined>;
   openapi?: OpenApiDocuments;
   serverAddress: string;
   isReady(): boolean;
+  /** Create-only handlers by `<plural>/<subresource>` (core) or `<group>/<plural>` (reviews). */
+  actions?: Map<string, ActionHandler>;
+  /** The service-account issuer's discovery documents. */
+  oidc?: { configuration(): unknown; jwks(): unknown };
+  audit?(record: AuditRecord): void;
 }
 
 const BASE_HEADERS = { "cache-control": "no-cache, private" };
@@ -77,42 +126,129 @@ export function statusResponse(err: StatusError, format: OutputFormat = "json", 
   return { status: err.code, headers, body: encodeValue(err.toStatus(), format === "yaml" ? "yaml" : "json", pretty) };
 }
 
+const kindGroups = new Set(allKinds.map((k) => k.group ?? "").filter(Boolean));
+const hasGroup = (g: string) => kindGroups.has(g);
+
 export async function handleApi(rt: ApiRuntime, req: ApiRequest): Promise<ApiResponse> {
-  let format: OutputFormat = "json";
+  const record: AuditRecord = {
+    auditID: req.header("audit-id"),
+    requestURI: req.query.size ? `${req.path}?${req.query}` : req.path,
+    verb: req.method.toLowerCase(),
+    sourceIPs: req.remoteAddress ? [req.remoteAddress] : [],
+    userAgent: req.header("user-agent"),
+    code: 0, received: new Date(), completed: new Date(),
+  };
+  const format: { value: OutputFormat } = { value: "json" };
   const pretty = isPretty(req);
+  let res: ApiResponse;
   try {
-    const info = parseRequestPath(req.path);
-    if (info.type === "health") return health(rt, info.endpoint, info.check, req.query);
-    if (info.type === "version") return json(versionInfo, pretty);
-    await authenticate(rt, req);
-    if (info.type === "metrics") return metrics(rt);
-    if (info.type === "api") return json(apiVersions(rt.serverAddress), pretty);
-    if (info.type === "apis") return json(apiGroupList, pretty);
-    if (info.type === "api-v1") return json(apiResourceList(), pretty);
-    if (info.type === "openapi-v2") return openapi(rt, "v2", "", pretty);
-    if (info.type === "openapi-v3") return openapi(rt, "v3", "", pretty);
-    if (info.type === "openapi-v3-doc") return openapi(rt, "v3", info.path, pretty);
-    if (info.type === "namespace") {
-      if (req.method !== "GET") throw errors.methodNotAllowed();
-      const fmt = negotiate(req.header("accept"), { list: info.name === undefined, conversions: true });
-      return namespaceResponse(rt, info.name, fmt, pretty);
-    }
-    if (info.type !== "resource") throw errors.routeNotFound();
-    const list = req.method === "GET" && info.name === undefined;
-    const watching = info.watchPath || (list && parseWatchFlag(req.query));
-    format = negotiate(req.header("accept"), { watch: watching, list: list && !watching, conversions: req.method === "GET" || req.method === "DELETE" });
-    return await resource(rt, req, info, format, pretty);
+    res = await serve(rt, req, record, format, pretty);
   } catch (err) {
-    if (isStatusError(err)) return statusResponse(err, format === "yaml" ? "yaml" : "json", pretty);
-    return statusResponse(errors.internal(err instanceof Error ? err.message : String(err)));
+    const e = isStatusError(err) ? err : errors.internal(err instanceof Error ? err.message : String(err));
+    res = statusResponse(e, format.value === "yaml" ? "yaml" : "json", pretty);
+    record.status = { status: "Failure", message: e.message, reason: e.reason };
   }
+  record.code = res.status;
+  if (rt.audit && record.user) return audited(rt.audit, record, res);
+  return res;
 }
 
-function namespaceResponse(rt: ApiRuntime, name: string | undefined, format: OutputFormat, pretty: boolean): ApiResponse {
-  const headers = { ...BASE_HEADERS, "content-type": contentType(format) };
-  const value = name === undefined ? namespaceList(rt.registry.namespaces()) : namespaceObject(name);
-  if (format === "table") return { status: 200, headers, body: encodeValue(namespaceTable(value), "json", pretty) };
-  return { status: 200, headers, body: encodeValue(value, format === "yaml" ? "yaml" : "json", pretty) };
+/** One audit line per request; a watch gets one when it starts and one when it ends, as kube's. */
+function audited(audit: (r: AuditRecord) => void, record: AuditRecord, res: ApiResponse): ApiResponse {
+  if (!res.stream) {
+    record.completed = new Date();
+    audit(record);
+    return res;
+  }
+  const inner = res.stream;
+  audit({ ...record, completed: new Date(), stage: "ResponseStarted" });
+  return {
+    ...res,
+    stream: {
+      timeoutMs: inner.timeoutMs,
+      start(sink) {
+        const stop = inner.start(sink);
+        let done = false;
+        return () => {
+          stop();
+          if (done) return;
+          done = true;
+          audit({ ...record, completed: new Date(), stage: "ResponseComplete" });
+        };
+      },
+    },
+  };
+}
+
+async function serve(rt: ApiRuntime, req: ApiRequest, record: AuditRecord, format: { value: OutputFormat }, pretty: boolean): Promise<ApiResponse> {
+  if (isOpenPath(req.path)) {
+    const info = parseRequestPath(req.path);
+    if (info.type === "health") return health(rt, info.endpoint, info.check, req.query);
+    return json(versionInfo, pretty);
+  }
+  // Authentication comes before routing: without credentials, every path answers 401.
+  const authenticated = await authenticate(rt, req);
+  record.user = authenticated;
+  const user = impersonate(rt.authorizer, authenticated, req);
+  if (user !== authenticated) record.impersonatedUser = user;
+  const attrs = requestAttributes(user, req.method, req.path, req.query);
+  record.verb = attrs.verb;
+  if (attrs.type === "resource") {
+    record.objectRef = {
+      resource: attrs.resource, apiGroup: attrs.apiGroup, apiVersion: "v1",
+      ...(attrs.namespace ? { namespace: attrs.namespace } : {}), ...(attrs.name ? { name: attrs.name } : {}),
+      ...(attrs.subresource ? { subresource: attrs.subresource } : {}),
+    };
+  }
+  const decision = rt.authorizer.authorize(attrs);
+  record.decision = decision.allowed ? "allow" : "forbid";
+  record.reason = decision.reason;
+  if (!decision.allowed) throw forbiddenError(attrs);
+
+  const info = parseRequestPath(req.path, hasGroup);
+  switch (info.type) {
+    case "health": return health(rt, info.endpoint, info.check, req.query);
+    case "version": return json(versionInfo, pretty);
+    case "metrics": return metrics(rt);
+    case "api": return json(apiVersions(rt.serverAddress), pretty);
+    case "apis": return json(apiGroupList, pretty);
+    case "group": return json(apiGroup(info.group), pretty);
+    case "resource-list": return json(apiResourceList(info.groupVersion), pretty);
+    case "openapi-v2": return openapi(rt, "v2", "", pretty);
+    case "openapi-v3": return openapi(rt, "v3", "", pretty);
+    case "openapi-v3-doc": return openapi(rt, "v3", info.path, pretty);
+    case "oidc-configuration": return oidc(rt, "configuration");
+    case "oidc-jwks": return oidc(rt, "jwks");
+    case "review": return review(rt, req, info, user, pretty);
+    case "resource": break;
+  }
+  const list = req.method === "GET" && info.name === undefined;
+  const watching = info.watchPath || (list && parseWatchFlag(req.query));
+  format.value = negotiate(req.header("accept"), { watch: watching, list: list && !watching, conversions: req.method === "GET" || req.method === "DELETE" });
+  return await resource(rt, req, info, format.value, pretty, user, attrs);
+}
+
+function oidc(rt: ApiRuntime, which: "configuration" | "jwks"): ApiResponse {
+  if (!rt.oidc) throw errors.routeNotFound();
+  const contentType = which === "jwks" ? "application/jwk-set+json" : "application/json";
+  const body = JSON.stringify(which === "jwks" ? rt.oidc.jwks() : rt.oidc.configuration());
+  return { status: 200, headers: { "content-type": contentType, "cache-control": "public, max-age=3600" }, body };
+}
+
+async function readJsonBody(req: ApiRequest, kindName: string): Promise<unknown> {
+  const type = bodyType(req.header("content-type"));
+  if (type !== "json" && type !== "yaml") throw unsupportedBody(false);
+  return decodeBody(await req.body(MAX_BODY_BYTES), type, kindName);
+}
+
+async function review(rt: ApiRuntime, req: ApiRequest, info: ReviewRequest, user: UserInfo, pretty: boolean): Promise<ApiResponse> {
+  if (req.method !== "POST") throw errors.methodNotAllowed();
+  const handler = rt.actions?.get(`${info.review.group}/${info.review.plural}`);
+  if (!handler) throw errors.routeNotFound();
+  const opts = parseWriteOptions(req.query);
+  const body = await readJsonBody(req, info.review.kind);
+  const answer = await handler({ user, namespace: info.namespace ?? "", name: "", body, dryRun: opts.dryRun });
+  return json(answer.object, pretty, answer.code);
 }
 
 function parseWatchFlag(q: URLSearchParams): boolean {
@@ -120,22 +256,24 @@ function parseWatchFlag(q: URLSearchParams): boolean {
   return v !== null && v !== "0" && v.toLowerCase() !== "false";
 }
 
-async function authenticate(rt: ApiRuntime, req: ApiRequest): Promise<void> {
+async function authenticate(rt: ApiRuntime, req: ApiRequest): Promise<UserInfo> {
   const header = req.header("authorization");
   if (header) {
     const m = /^Bearer\s+(.+)$/i.exec(header.trim());
-    if (m && rt.authenticate(m[1].trim())) return;
+    const user = m ? rt.authenticate(m[1].trim()) : undefined;
+    if (user) return user;
     throw errors.unauthorized();
   }
   const cookie = req.header("cookie");
   if (cookie && rt.sessionBearer) {
     const token = await rt.sessionBearer(cookie);
-    if (token && rt.authenticate(token)) {
+    const user = token ? rt.authenticate(token) : undefined;
+    if (user) {
       // Cross-site pages cannot send custom headers without a CORS preflight, which we never grant.
       if (UNSAFE.has(req.method) && req.header("x-csrf-protection") !== "1") {
         throw new StatusError(403, "Forbidden", "cookie-authenticated writes need the X-CSRF-Protection header", {});
       }
-      return;
+      return user;
     }
   }
   throw errors.unauthorized();
@@ -187,8 +325,9 @@ async function readObjectBody(req: ApiRequest, kind: AnyKind, check: FieldCheck)
   return checkFields(kind, value, check, check.mode === "Ignore" ? [] : duplicateFields(raw, type));
 }
 
-async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, format: OutputFormat, pretty: boolean): Promise<ApiResponse> {
+async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, format: OutputFormat, pretty: boolean, user: UserInfo, attrs: Attributes): Promise<ApiResponse> {
   const { kind, namespace, name, subresource } = info;
+  if (subresource && kind.actionSubresources?.includes(subresource)) return action(rt, req, info, user, pretty);
   const reg = rt.registry;
   const q = req.query;
   const ns = namespace ?? "";
@@ -198,6 +337,7 @@ async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, 
     if (req.method !== "GET") throw errors.methodNotAllowed();
     return watch(rt, req, info, format);
   }
+  void attrs;
   switch (req.method) {
     case "GET":
       if (name === undefined) {
@@ -208,14 +348,14 @@ async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, 
       break;
     case "POST": {
       if (name !== undefined) throw errors.methodNotAllowed();
-      const opts = parseWriteOptions(q);
+      const opts = { ...parseWriteOptions(q), user };
       const check = { mode: opts.fieldValidation, warnings };
       answer = await reg.create(kind, info.unscoped ? undefined : namespace, await readObjectBody(req, kind, check), opts);
       break;
     }
     case "PUT": {
       if (name === undefined) throw errors.methodNotAllowed();
-      const opts = parseWriteOptions(q, "UpdateOptions");
+      const opts = { ...parseWriteOptions(q, "UpdateOptions"), user };
       const check = { mode: opts.fieldValidation, warnings };
       answer = await reg.update(kind, ns, name, await readObjectBody(req, kind, check), { ...opts, subresource });
       break;
@@ -224,7 +364,7 @@ async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, 
       if (name === undefined) throw errors.methodNotAllowed();
       const type = bodyType(req.header("content-type"));
       if (type !== "json-patch" && type !== "merge-patch" && type !== "strategic-merge-patch") throw unsupportedBody(true);
-      const opts = parseWriteOptions(q, "PatchOptions");
+      const opts = { ...parseWriteOptions(q, "PatchOptions"), user };
       const patch = decodeBody(await req.body(MAX_BODY_BYTES), "json", "Patch");
       answer = await reg.patch(kind, ns, name, (current) => {
         const check = { mode: opts.fieldValidation, warnings: [] as string[] };
@@ -240,7 +380,7 @@ async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, 
       const raw = await req.body(MAX_BODY_BYTES);
       const deleteType = bodyType(req.header("content-type"));
       const body = raw.length ? decodeBody(raw, deleteType === "yaml" || deleteType === "protobuf" ? deleteType : "json", "DeleteOptions") : undefined;
-      const opts = parseDeleteOptions(q, body as Record<string, unknown> | undefined);
+      const opts = { ...parseDeleteOptions(q, body as Record<string, unknown> | undefined), user };
       if (name !== undefined) { answer = await reg.delete(kind, ns, name, opts); break; }
       if (info.unscoped) throw errors.methodNotAllowed();
       answer = await reg.deleteCollection(kind, namespace, parseListOptions(q), opts);
@@ -252,6 +392,16 @@ async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, 
   const res = "list" in answer ? listResponse(answer.list, format, pretty, includeObject(q)) : objectResponse(kind, answer, format, pretty, includeObject(q));
   if (warnings.length) res.headers.warning = warnings.map(warningHeader);
   return res;
+}
+
+async function action(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, user: UserInfo, pretty: boolean): Promise<ApiResponse> {
+  if (req.method !== "POST" || info.name === undefined) throw errors.methodNotAllowed();
+  const handler = rt.actions?.get(`${info.kind.plural}/${info.subresource}`);
+  if (!handler) throw errors.routeNotFound();
+  const opts = parseWriteOptions(req.query);
+  const body = await readJsonBody(req, "");
+  const answer = await handler({ user, namespace: info.namespace ?? "", name: info.name, body, dryRun: opts.dryRun });
+  return json(answer.object, pretty, answer.code);
 }
 
 function includeObject(q: URLSearchParams): IncludeObject {
@@ -288,7 +438,7 @@ function listResponse(list: ListAnswer, format: OutputFormat, pretty: boolean, i
   if (format === "metadata") {
     return { status: 200, headers, body: encodeValue({ kind: "PartialObjectMetadataList", apiVersion: "meta.k8s.io/v1", metadata: meta, items: list.items.map((i) => partialMetadata(i.object)) }, "json", pretty) };
   }
-  const head = { kind: `${list.kind.kind}List`, apiVersion: "v1", metadata: meta };
+  const head = { kind: `${list.kind.kind}List`, apiVersion: apiVersionOf(list.kind), metadata: meta };
   if (format === "yaml" || pretty) {
     return { status: 200, headers, body: encodeValue({ ...head, items: list.items.map((i) => i.object) }, format === "yaml" ? "yaml" : "json", pretty) };
   }

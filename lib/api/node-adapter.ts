@@ -33,7 +33,13 @@ export function toApiRequest(req: IncomingMessage): ApiRequest {
       const v = req.headers[name];
       return Array.isArray(v) ? v.join(", ") : v;
     },
+    headerValues: (name) => {
+      const v = req.headersDistinct[name];
+      return v ? [...v] : [];
+    },
+    headerNames: () => Object.keys(req.headers),
     body: (limit) => (body ??= readBody(req, limit)),
+    remoteAddress: req.socket.remoteAddress,
   };
 }
 

@@ -36,7 +36,23 @@ export const kinds: AnyKind[] = [
 const byPlural = new Map(kinds.map((k) => [k.plural, k]));
 const byKind = new Map(kinds.map((k) => [k.kind, k]));
 
-/** The kind served at `/api/v1/<plural>`, e.g. `configmaps`. */
+/** `v1`, or `<group>/v1` for kinds outside the core group. */
+export function apiVersionOf(kind: AnyKind): string {
+  return kind.group ? `${kind.group}/v1` : "v1";
+}
+
+/** kube's group-resource string used in messages: `pods`, `roles.rbac.authorization.k8s.io`. */
+export function groupResource(kind: AnyKind, subresource?: string): string {
+  const r = subresource ? `${kind.plural}/${subresource}` : kind.plural;
+  return kind.group ? `${r}.${kind.group}` : r;
+}
+
+/** The URL prefix of a kind's group version: `/api/v1` or `/apis/<group>/v1`. */
+export function groupVersionPath(kind: AnyKind): string {
+  return kind.group ? `/apis/${kind.group}/v1` : "/api/v1";
+}
+
+/** The kind served at `<group version>/<plural>`, e.g. `configmaps` (plurals are unique across groups here). */
 export function kindByPlural(plural: string): AnyKind | undefined {
   return byPlural.get(plural);
 }

@@ -29,6 +29,7 @@ export const serviceAccount = defineKind<ServiceAccount>({
   namespaced: true,
   nameRule: "dns1123-subdomain",
   hasStatus: false,
+  actionSubresources: ["token"],
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: true,
   deleteReturns: "object",

@@ -46,6 +46,8 @@ export type NameRule = "dns1123-subdomain" | "dns1035-label" | "path-segment";
 
 export interface KindDefinition<T extends KubeObject = KubeObject> {
   kind: string;
+  /** API group: "" (the default) for core/v1 under /api/v1, else served at /apis/<group>/v1. */
+  group?: string;
   /** Lower-case plural: the URL segment (`configmaps`). */
   plural: string;
   singular: string;
@@ -56,6 +58,20 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
   nameRule: NameRule;
   /** The kind has a `/status` subresource: main-resource writes keep status, `/status` writes change only status. */
   hasStatus: boolean;
+  /**
+   * Further subresources that update the stored object through their own strategy (Namespace `finalize`).
+   * Each behaves like `/status`: get, update and patch, keeping everything the strategy does not let change.
+   */
+  updateSubresources?: Record<string, {
+    /** Copy from `body` onto `old`'s clone what this subresource may change; return the object to store. */
+    merge: (body: T, old: T) => T;
+    validateUpdate?: (obj: T, old: T) => FieldError[];
+  }>;
+  /**
+   * Create-only subresources answered by a server-side handler registered under `<plural>/<name>`
+   * (ServiceAccount `token`, kube's TokenRequest); the kind file only names them.
+   */
+  actionSubresources?: string[];
   /** PUT to a missing object creates it (201). */
   allowCreateOnUpdate: boolean;
   /** PUT without metadata.resourceVersion is a last-write-wins overwrite (otherwise 422). */
@@ -121,6 +137,13 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
    * (undefined when not set). Kinds without this hook are deleted immediately.
    */
   gracePeriodSeconds?: (obj: T, requested: number | undefined) => number;
+  /**
+   * Kind-specific deletion (Namespace): mark `obj` (a clone of the stored object, deletionTimestamp already
+   * set to `now`) as being deleted and return it to be kept, or return undefined to delete it the usual way.
+   */
+  beginDeletion?: (obj: T, now: string) => T | undefined;
+  /** True while kind-specific finalizers (Namespace `spec.finalizers`) keep an object whose deletion began. */
+  holdsDeletion?: (obj: T) => boolean;
 }
 
 export type AnyKind = KindDefinition<any>;

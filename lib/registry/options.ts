@@ -1,12 +1,15 @@
 // Query and body options of the verbs (ListOptions, DeleteOptions, dryRun, fieldValidation), validated with
 // kube-apiserver's messages.
 import { errors, field, type FieldError } from "../api/errors";
+import type { UserInfo } from "../auth/user-info";
 
 export type FieldValidation = "Ignore" | "Warn" | "Strict";
 
 export interface WriteOptions {
   dryRun: boolean;
   fieldValidation: FieldValidation;
+  /** Who writes (admission and RBAC escalation checks read it); undefined for the server's own writes. */
+  user?: UserInfo;
 }
 
 export interface ListOptions {
@@ -28,6 +31,7 @@ export interface DeleteOptions {
   orphanDependents?: boolean;
   preconditions?: { uid?: string; resourceVersion?: string };
   dryRun: boolean;
+  user?: UserInfo;
 }
 
 const isTrue = (v: string | null) => v !== null && v !== "0" && v.toLowerCase() !== "false";

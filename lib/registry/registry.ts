@@ -9,6 +9,8 @@
 import { randomUUID } from "node:crypto";
 import { errors, isStatusError, StatusError, type FieldError, type Status } from "../api/errors";
 import type { AnyKind, KubeObject, ObjectMeta } from "../kinds/types";
+import { apiVersionOf, groupResource, groupVersionPath } from "../kinds";
+import { AdmissionChain, type AdmissionRequest } from "../admission/admission-chain";
 import { ExpiredError, type LogEvent, type ObjectKey, type Store, type StoredObject, type WatchSink, type WatchSpec } from "../storage";
 import { pruneEmptyCollections } from "../kinds/schema/shape";
 import { deepEqual, nextGeneration } from "../validation/generation";
@@ -40,7 +42,8 @@ const nowSeconds = () => new Date(Math.floor(Date.now() / 1000) * 1000).toISOStr
 const clone = <T>(v: T): T => structuredClone(v);
 
 function selfLink(kind: AnyKind, namespace: string, name?: string): string {
-  const base = kind.namespaced && namespace ? `/api/v1/namespaces/${namespace}/${kind.plural}` : `/api/v1/${kind.plural}`;
+  const gv = groupVersionPath(kind);
+  const base = kind.namespaced && namespace ? `${gv}/namespaces/${namespace}/${kind.plural}` : `${gv}/${kind.plural}`;
   return name ? `${base}/${name}` : base;
 }
 
@@ -52,25 +55,27 @@ function generateName(prefix: string): string {
 
 /** Refuse bodies that are not a `kind` object of version v1; fill kind/apiVersion when omitted. */
 function checkTypeMeta(kind: AnyKind, body: unknown): KubeObject {
+  const version = apiVersionOf(kind);
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw errors.badRequest(`the object provided is unrecognized (must be of type ${kind.kind}): couldn't get version/kind; json parse error: cannot unmarshal ${Array.isArray(body) ? "array" : typeof body} into Go value of type struct`);
   }
   const obj = body as Record<string, unknown>;
-  if (obj.apiVersion !== undefined && obj.apiVersion !== "" && obj.apiVersion !== "v1") {
+  if (obj.apiVersion !== undefined && obj.apiVersion !== "" && obj.apiVersion !== version) {
     if (obj.kind !== undefined && obj.kind !== kind.kind) {
       throw errors.badRequest(`${String(obj.kind)} in version "${String(obj.apiVersion)}" cannot be handled as a ${kind.kind}: no kind "${String(obj.kind)}" is registered for version "${String(obj.apiVersion)}" in scheme "pkg/api/legacyscheme/scheme.go:30"`);
     }
-    throw errors.badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (v1)`);
+    throw errors.badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${version})`);
   }
+  const internal = kind.group ? kind.group.split(".")[0] : "core";
   if (obj.kind !== undefined && obj.kind !== "" && obj.kind !== kind.kind) {
-    throw errors.badRequest(`${String(obj.kind)} in version "v1" cannot be handled as a ${kind.kind}: converting (v1.${String(obj.kind)}) to (core.${kind.kind}): unknown conversion`);
+    throw errors.badRequest(`${String(obj.kind)} in version "v1" cannot be handled as a ${kind.kind}: converting (v1.${String(obj.kind)}) to (${internal}.${kind.kind}): unknown conversion`);
   }
   if (obj.metadata !== undefined && (typeof obj.metadata !== "object" || obj.metadata === null || Array.isArray(obj.metadata))) {
     throw errors.badRequest(`${kind.kind} in version "v1" cannot be handled as a ${kind.kind}: json: cannot unmarshal ${typeof obj.metadata} into Go struct field ${kind.kind}.metadata of type v1.ObjectMeta`);
   }
   const decodeError = kind.decodeError?.(obj as KubeObject);
   if (decodeError) throw errors.badRequest(`${kind.kind} in version "v1" cannot be handled as a ${kind.kind}: ${decodeError}`);
-  return { ...obj, apiVersion: "v1", kind: kind.kind, metadata: { ...(obj.metadata as ObjectMeta | undefined) } };
+  return { ...obj, apiVersion: version, kind: kind.kind, metadata: { ...(obj.metadata as ObjectMeta | undefined) } };
 }
 
 /** The stored form: the kind's own normalisation, then empty lists and maps left out as Go's omitempty does. */
@@ -80,13 +85,16 @@ function canonicalize(kind: AnyKind, obj: KubeObject): void {
 }
 
 function throwIfInvalid(kind: AnyKind, name: string, errs: FieldError[]): void {
-  if (errs.length) throw errors.invalid(kind.kind, name, errs);
+  if (errs.length) throw errors.invalid(kind.kind, name, errs, kind.group || undefined);
 }
 
 export class Registry {
   /** Pending graceful deletions, finished when their deletionTimestamp passes. */
   private readonly graceTimers = new Map<string, NodeJS.Timeout>();
   private readonly kindsByPlural: Map<string, AnyKind>;
+
+  /** Every write passes through it (set by the runtime once its plug-ins are built). */
+  admission = new AdmissionChain();
 
   constructor(readonly store: Store, kinds: AnyKind[]) {
     this.kindsByPlural = new Map(kinds.map((k) => [k.plural, k]));
@@ -109,7 +117,7 @@ export class Registry {
     if (resourceVersion === "") await this.store.cache.catchUp();
     else if (resourceVersion !== "0") await this.waitForRevision(Number(resourceVersion));
     const found = this.store.cache.get(this.key(kind, namespace, name));
-    if (!found) throw errors.notFound(kind.plural, name);
+    if (!found) throw errors.notFound(groupResource(kind), name);
     return { code: 200, object: found.object, json: found.json };
   }
 
@@ -214,7 +222,7 @@ export class Registry {
       initialEventsEnd,
       bookmarks: opts.allowWatchBookmarks,
       bookmark: (rev, end) => JSON.stringify({
-        kind: kind.kind, apiVersion: "v1",
+        kind: kind.kind, apiVersion: apiVersionOf(kind),
         metadata: { resourceVersion: String(rev), creationTimestamp: null, ...(end ? { annotations: { "k8s.io/initial-events-end": "true" } } : {}) },
       }),
       expired: (requested, oldest) => JSON.stringify(
@@ -252,11 +260,17 @@ export class Registry {
     const generated = !meta.name && !!meta.generateName;
     if (generated) meta.name = generateName(meta.generateName!);
     kind.applyDefaults?.(obj);
+    const review: AdmissionRequest = {
+      operation: "CREATE", kind, namespace: meta.namespace ?? "", name: meta.name ?? "", subresource: "",
+      object: obj, user: opts.user, dryRun: opts.dryRun,
+    };
+    await this.admission.admit(review);
     kind.prepareForCreate?.(obj);
     throwIfInvalid(kind, meta.name ?? "", [
       ...validateObjectMeta(meta, { namespaced: kind.namespaced, nameRule: kind.nameRule }),
       ...(kind.validate?.(obj) ?? []),
     ]);
+    await this.admission.validate(review);
     canonicalize(kind, obj);
 
     for (let attempt = 1; ; attempt++) {
@@ -264,16 +278,16 @@ export class Registry {
       const key = this.key(kind, meta.namespace ?? "", meta.name!);
       if (opts.dryRun) {
         const existing = this.store.cache.get(key);
-        if (existing) throw errors.alreadyExists(kind.plural, meta.name!, !!existing.object.metadata.deletionTimestamp);
+        if (existing) throw errors.alreadyExists(groupResource(kind), meta.name!, !!existing.object.metadata.deletionTimestamp);
         return { code: 201, object: obj };
       }
       const result = await this.store.log.commit({ type: "create", key, object: obj });
       if (result.ok) return this.answerWrite(201, result.event);
       if (generated && attempt < MAX_GENERATE_ATTEMPTS) { meta.name = generateName(meta.generateName!); continue; }
-      if (generated) throw errors.generateNameExhausted(kind.plural, meta.name!);
+      if (generated) throw errors.generateNameExhausted(groupResource(kind), meta.name!);
       await this.store.cache.refresh();
       const existing = this.store.cache.get(key);
-      throw errors.alreadyExists(kind.plural, meta.name!, !!existing?.object.metadata.deletionTimestamp);
+      throw errors.alreadyExists(groupResource(kind), meta.name!, !!existing?.object.metadata.deletionTimestamp);
     }
   }
 
@@ -285,7 +299,7 @@ export class Registry {
 
   // --- update and patch -------------------------------------------------------------------------------
 
-  async update(kind: AnyKind, namespace: string, name: string, body: unknown, opts: WriteOptions & { subresource?: "status" }): Promise<Answer> {
+  async update(kind: AnyKind, namespace: string, name: string, body: unknown, opts: WriteOptions & { subresource?: string }): Promise<Answer> {
     const obj = checkTypeMeta(kind, body);
     if (kind.namespaced && obj.metadata.namespace && obj.metadata.namespace !== namespace) {
       throw errors.badRequest("the namespace of the provided object does not match the namespace sent on the request");
@@ -297,14 +311,14 @@ export class Registry {
     await this.store.cache.catchUp();
     return this.guaranteedUpdate(kind, namespace, name, opts, (current) => {
       if (!current) {
-        if (!kind.allowCreateOnUpdate || opts.subresource) throw errors.notFound(kind.plural, name);
+        if (!kind.allowCreateOnUpdate || opts.subresource) throw errors.notFound(groupResource(kind), name);
         return { create: obj };
       }
       if (requestedRv === undefined && !kind.allowUnconditionalUpdate) {
         throw errors.invalid(kind.kind, name, [{ type: "FieldValueInvalid", field: "metadata.resourceVersion", detail: "Invalid value: 0: must be specified for an update" }]);
       }
       if (requestedRv !== undefined && requestedRv !== current.object.metadata.resourceVersion) {
-        throw errors.conflict(kind.plural, name);
+        throw errors.conflict(groupResource(kind), name);
       }
       return { update: clone(obj) };
     }, () => requestedRv !== undefined);
@@ -315,17 +329,17 @@ export class Registry {
    * chosen by the pipeline). A resourceVersion the patch sets is a precondition; otherwise a conflicting
    * concurrent write makes the patch re-apply to the newer object.
    */
-  async patch(kind: AnyKind, namespace: string, name: string, apply: (current: KubeObject) => unknown, opts: WriteOptions & { subresource?: "status" }): Promise<Answer> {
+  async patch(kind: AnyKind, namespace: string, name: string, apply: (current: KubeObject) => unknown, opts: WriteOptions & { subresource?: string }): Promise<Answer> {
     await this.store.cache.catchUp();
     let pinned = false;
     return this.guaranteedUpdate(kind, namespace, name, opts, (current) => {
-      if (!current) throw errors.notFound(kind.plural, name);
+      if (!current) throw errors.notFound(groupResource(kind), name);
       const patched = apply(clone(current.object));
       const obj = checkTypeMeta(kind, patched);
       const rv = obj.metadata.resourceVersion;
       if (rv !== undefined && rv !== current.object.metadata.resourceVersion) {
         if (rv === "") delete obj.metadata.resourceVersion;
-        else throw errors.conflict(kind.plural, name);
+        else throw errors.conflict(groupResource(kind), name);
       }
       if (obj.metadata.name !== name) {
         throw errors.badRequest(`the name of the object (${obj.metadata.name ?? ""}) does not match the name on the URL (${name})`);
@@ -339,7 +353,7 @@ export class Registry {
   }
 
   private async guaranteedUpdate(
-    kind: AnyKind, namespace: string, name: string, opts: WriteOptions & { subresource?: "status" },
+    kind: AnyKind, namespace: string, name: string, opts: WriteOptions & { subresource?: string },
     prepare: (current: StoredObject | undefined) => { create: KubeObject } | { update: KubeObject },
     pinnedToVersion: () => boolean,
   ): Promise<Answer> {
@@ -352,44 +366,59 @@ export class Registry {
         return created;
       }
       const old = current!.object;
-      const obj = this.mergeForUpdate(kind, step.update, old, opts.subresource);
+      const sub = opts.subresource ?? "";
+      const obj = this.mergeForUpdate(kind, step.update, old, sub);
       kind.applyDefaults?.(obj);
-      const status = opts.subresource === "status";
-      if (status) kind.statusStrategy?.prepareForUpdate?.(obj, old); else kind.prepareForUpdate?.(obj, old);
+      const review: AdmissionRequest = {
+        operation: "UPDATE", kind, namespace: kind.namespaced ? namespace : "", name, subresource: sub,
+        object: obj, oldObject: old, user: opts.user, dryRun: opts.dryRun,
+      };
+      await this.admission.admit(review);
+      const status = sub === "status";
+      const other = sub && !status ? kind.updateSubresources?.[sub] : undefined;
+      if (status) kind.statusStrategy?.prepareForUpdate?.(obj, old); else if (!sub) kind.prepareForUpdate?.(obj, old);
       throwIfInvalid(kind, name, [
         ...validateObjectMeta(obj.metadata, { namespaced: kind.namespaced, nameRule: kind.nameRule }),
         ...validateObjectMetaUpdate(obj.metadata, old.metadata),
-        ...(status ? kind.statusStrategy?.validateUpdate?.(obj, old) ?? [] : [...(kind.validate?.(obj) ?? []), ...(kind.validateUpdate?.(obj, old) ?? [])]),
+        ...(status ? kind.statusStrategy?.validateUpdate?.(obj, old) ?? []
+          : other ? other.validateUpdate?.(obj, old) ?? []
+          : [...(kind.validate?.(obj) ?? []), ...(kind.validateUpdate?.(obj, old) ?? [])]),
       ]);
+      await this.admission.validate(review);
       canonicalize(kind, obj);
       obj.metadata.generation = nextGeneration(obj, old, old.metadata.generation);
       obj.metadata.resourceVersion = old.metadata.resourceVersion;
       if (deepEqual(obj, old)) return { code: 200, object: old, json: current!.json };
       // Removing the last finalizer of an object whose deletion is due completes the deletion.
       const finishes = !!obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length)
-        && (obj.metadata.deletionGracePeriodSeconds ?? 0) === 0;
+        && (obj.metadata.deletionGracePeriodSeconds ?? 0) === 0 && !kind.holdsDeletion?.(obj);
       if (opts.dryRun) return { code: 200, object: obj };
       const result = await this.store.log.commit(finishes
         ? { type: "delete", key, object: obj, expectRev: current!.rev }
         : { type: "update", key, object: obj, expectRev: current!.rev });
       if (result.ok) return this.answerWrite(200, result.event);
-      if (result.reason === "missing" && !kind.allowCreateOnUpdate) throw errors.notFound(kind.plural, name);
-      if (pinnedToVersion() || attempt >= MAX_UPDATE_ATTEMPTS) throw errors.conflict(kind.plural, name);
+      if (result.reason === "missing" && !kind.allowCreateOnUpdate) throw errors.notFound(groupResource(kind), name);
+      if (pinnedToVersion() || attempt >= MAX_UPDATE_ATTEMPTS) throw errors.conflict(groupResource(kind), name);
       await this.store.cache.refresh();
     }
   }
 
   /** Carry what a client may not change: system metadata, and status (main resource) or everything but status (/status). */
-  private mergeForUpdate(kind: AnyKind, body: KubeObject, old: KubeObject, subresource?: "status"): KubeObject {
+  private mergeForUpdate(kind: AnyKind, body: KubeObject, old: KubeObject, subresource: string): KubeObject {
     if (subresource === "status") {
       const obj = clone(old);
       if (body.status === undefined) delete obj.status; else obj.status = clone(body.status);
       return obj;
     }
+    const strategy = subresource ? kind.updateSubresources?.[subresource] : undefined;
+    if (subresource) {
+      if (!strategy) throw errors.routeNotFound();
+      return strategy.merge(clone(body), clone(old));
+    }
     const obj = body;
     const m = obj.metadata, o = old.metadata;
     if (m.uid && m.uid !== o.uid) {
-      throw errors.conflict(kind.plural, o.name!, `Precondition failed: UID in precondition: ${m.uid}, UID in object meta: ${o.uid}`);
+      throw errors.conflict(groupResource(kind), o.name!, `Precondition failed: UID in precondition: ${m.uid}, UID in object meta: ${o.uid}`);
     }
     m.uid = o.uid;
     m.creationTimestamp = o.creationTimestamp;
@@ -409,7 +438,7 @@ export class Registry {
     const key = this.key(kind, namespace, name);
     for (let attempt = 1; ; attempt++) {
       const current = this.store.cache.get(key);
-      if (!current) throw errors.notFound(kind.plural, name);
+      if (!current) throw errors.notFound(groupResource(kind), name);
       const old = current.object;
       const pre = opts.preconditions;
       if (pre?.uid && pre.uid !== old.metadata.uid) {
@@ -418,6 +447,10 @@ export class Registry {
       if (pre?.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion) {
         throw errors.conflict(kind.kind, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${old.metadata.resourceVersion}). The object might have been modified`);
       }
+      await this.admission.validate({
+        operation: "DELETE", kind, namespace: kind.namespaced ? namespace : "", name, subresource: "",
+        oldObject: old, user: opts.user, dryRun: opts.dryRun,
+      });
       const plan = this.planDeletion(kind, old, opts.gracePeriodSeconds);
       if (plan.type === "unchanged") return { code: 200, object: old, json: current.json };
       if (opts.dryRun) return plan.type === "delete" ? this.deleteAnswer(kind, old, undefined) : { code: 200, object: plan.object };
@@ -426,8 +459,8 @@ export class Registry {
         await this.store.cache.waitFor(result.event.rev);
         return plan.type === "delete" ? this.deleteAnswer(kind, result.event.object, result.event.json) : { code: 200, object: result.event.object, json: result.event.json };
       }
-      if (result.reason === "missing") throw errors.notFound(kind.plural, name);
-      if (attempt >= MAX_UPDATE_ATTEMPTS) throw errors.conflict(kind.plural, name);
+      if (result.reason === "missing") throw errors.notFound(groupResource(kind), name);
+      if (attempt >= MAX_UPDATE_ATTEMPTS) throw errors.conflict(groupResource(kind), name);
       await this.store.cache.refresh();
     }
   }
@@ -436,6 +469,14 @@ export class Registry {
   private planDeletion(kind: AnyKind, old: KubeObject, requested: number | undefined):
     { type: "delete" | "update"; object: KubeObject } | { type: "unchanged" } {
     const m = old.metadata;
+    if (kind.beginDeletion) {
+      if (m.deletionTimestamp) return { type: "unchanged" };
+      const marked = clone(old);
+      marked.metadata.deletionTimestamp = nowSeconds();
+      marked.metadata.deletionGracePeriodSeconds = 0;
+      const kept = kind.beginDeletion(marked, marked.metadata.deletionTimestamp);
+      if (kept) return { type: "update", object: kept };
+    }
     const grace = kind.gracePeriodSeconds ? kind.gracePeriodSeconds(old, requested) : 0;
     const now = Date.now();
     if (m.finalizers?.length) {
@@ -491,7 +532,7 @@ export class Registry {
     const m = e.object.metadata;
     if (e.type === "DELETED" || !m.deletionTimestamp || m.finalizers?.length) return;
     const kind = this.kindsByPlural.get(e.key.resource);
-    if (!kind) return;
+    if (!kind || kind.holdsDeletion?.(e.object)) return;
     const wait = Math.max(0, Date.parse(m.deletionTimestamp) - Date.now());
     const timer = setTimeout(() => {
       this.graceTimers.delete(id);
@@ -504,7 +545,7 @@ export class Registry {
   private async finishDeletion(kind: AnyKind, key: ObjectKey): Promise<void> {
     const current = this.store.cache.get(key);
     const m = current?.object.metadata;
-    if (!current || !m?.deletionTimestamp || m.finalizers?.length) return;
+    if (!current || !m?.deletionTimestamp || m.finalizers?.length || kind.holdsDeletion?.(current.object)) return;
     await this.store.log.commit({ type: "delete", key, object: current.object, expectRev: current.rev });
   }
 }

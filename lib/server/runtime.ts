@@ -56,7 +56,14 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
 
   const store = await openStore({ databaseUrl: config.databaseUrl, compactionWindowSeconds: config.compactionWindowSeconds });
   const registry = new Registry(store, kinds);
-  const authenticate = createTokenAuthenticator([{ token: adminToken, user: "cluster-admin", groups: ["system:masters", "system:authenticated"] }]);
+  const admin = createTokenAuthenticator([{ token: adminToken, user: "admin", groups: ["system:masters", "system:authenticated"] }]);
+  const authenticate: ApiRuntime["authenticate"] = (token) => {
+    const found = admin(token);
+    return found && { username: found.user, groups: found.groups };
+  };
+  const authorizer: ApiRuntime["authorizer"] = {
+    authorize: (attrs) => ({ allowed: attrs.user.groups.includes("system:masters"), reason: "" }),
+  };
   let sessionBearer: ApiRuntime["sessionBearer"];
   try {
     sessionBearer = (await import("../auth/session")).bearerFromSessionCookie;
@@ -66,7 +73,7 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
   const openapi: ApiRuntime["openapi"] = openapiDocument;
   let closed = false;
   return {
-    config, store, tls, kubeconfigPath, registry, authenticate, sessionBearer, openapi,
+    config, store, tls, kubeconfigPath, registry, authenticate, authorizer, sessionBearer, openapi,
     serverAddress: `${isWildcard(config.host) ? "127.0.0.1" : config.host}:${config.port}`,
     isReady: () => !closed,
     async close() {

@@ -1,0 +1,60 @@
+// Impersonation (kube-apiserver's WithImpersonation filter): `Impersonate-User`, `-Group`, `-Uid` and
+// `Impersonate-Extra-<key>` headers make the request act as another user, each one authorized first by the
+// `impersonate` verb on users, groups, uids, userextras or the ServiceAccount itself.
+import { AUTHENTICATED_GROUP, type UserInfo } from "../auth/user-info";
+import type { Authorizer, ResourceAttributes } from "../authz/attributes";
+import { forbiddenError } from "./forbidden";
+import { errors } from "./errors";
+
+const SA_PREFIX = "system:serviceaccount:";
+const EXTRA_PREFIX = "impersonate-extra-";
+
+export interface HeaderSource {
+  /** Every value of a header (lower-case name), repeated headers kept apart. */
+  headerValues(name: string): string[];
+  /** Lower-case names of every header sent. */
+  headerNames(): string[];
+}
+
+/** The user the request acts as: `user` itself when no impersonation header is sent. */
+export function impersonate(authorizer: Authorizer, user: UserInfo, req: HeaderSource): UserInfo {
+  const username = req.headerValues("impersonate-user")[0];
+  const groups = req.headerValues("impersonate-group");
+  const uid = req.headerValues("impersonate-uid")[0];
+  const extraNames = req.headerNames().filter((n) => n.startsWith(EXTRA_PREFIX));
+  if (username === undefined) {
+    if (groups.length || uid !== undefined || extraNames.length) {
+      throw errors.badRequest("requested impersonation of groups, uid or extra without impersonating a user");
+    }
+    return user;
+  }
+  const check = (attrs: Omit<ResourceAttributes, "type" | "user" | "verb">) => {
+    const full: ResourceAttributes = { type: "resource", user, verb: "impersonate", ...attrs };
+    if (!authorizer.authorize(full).allowed) throw forbiddenError(full);
+  };
+  const next: UserInfo = { username, groups: [] };
+  if (username.startsWith(SA_PREFIX)) {
+    const [namespace, name] = username.slice(SA_PREFIX.length).split(":", 2);
+    check({ apiGroup: "", resource: "serviceaccounts", subresource: "", namespace: namespace ?? "", name: name ?? "" });
+    if (!groups.length) next.groups.push("system:serviceaccounts", `system:serviceaccounts:${namespace}`);
+  } else {
+    check({ apiGroup: "", resource: "users", subresource: "", namespace: "", name: username });
+  }
+  for (const g of groups) {
+    check({ apiGroup: "", resource: "groups", subresource: "", namespace: "", name: g });
+    next.groups.push(g);
+  }
+  if (uid !== undefined) {
+    check({ apiGroup: "authentication.k8s.io", resource: "uids", subresource: "", namespace: "", name: uid });
+    next.uid = uid;
+  }
+  for (const header of extraNames) {
+    let key: string;
+    try { key = decodeURIComponent(header.slice(EXTRA_PREFIX.length)); } catch { throw errors.badRequest(`invalid impersonation header ${header}`); }
+    const values = req.headerValues(header);
+    for (const v of values) check({ apiGroup: "authentication.k8s.io", resource: "userextras", subresource: key, namespace: "", name: v });
+    (next.extra ??= {})[key] = values;
+  }
+  if (username !== "system:anonymous" && !next.groups.includes(AUTHENTICATED_GROUP)) next.groups.push(AUTHENTICATED_GROUP);
+  return next;
+}

@@ -1,0 +1,71 @@
+// What a request asks to do, in authorization terms, read from the path alone as kube-apiserver's
+// RequestInfoFactory does: it runs before routing, so a path that names nothing real is still authorized as
+// what it would be (an unauthorized caller gets 403, never a 404 that reveals what exists).
+import type { UserInfo } from "../auth/user-info";
+import type { Attributes } from "../authz/attributes";
+
+const NAMESPACE_SUBRESOURCES = new Set(["status", "finalize"]);
+
+function listVerb(q: URLSearchParams): "list" | "watch" {
+  const w = q.get("watch");
+  return w !== null && w !== "0" && w.toLowerCase() !== "false" ? "watch" : "list";
+}
+
+function methodVerb(method: string): string {
+  switch (method) {
+    case "POST": return "create";
+    case "GET": case "HEAD": return "get";
+    case "PUT": return "update";
+    case "PATCH": return "patch";
+    case "DELETE": return "delete";
+    default: return "";
+  }
+}
+
+function nameFromFieldSelector(q: URLSearchParams): string {
+  const fs = q.get("fieldSelector");
+  if (!fs) return "";
+  for (const term of fs.split(",")) {
+    const m = /^\s*metadata\.name\s*==?\s*(.*?)\s*$/.exec(term);
+    if (m) return m[1];
+  }
+  return "";
+}
+
+export function requestAttributes(user: UserInfo, method: string, path: string, q: URLSearchParams): Attributes {
+  const nonResource: Attributes = { type: "nonResource", user, verb: method.toLowerCase(), path };
+  let parts = path.split("/").filter((s) => s !== "");
+  try { parts = parts.map(decodeURIComponent); } catch { return nonResource; }
+  if (parts.length < 3 || (parts[0] !== "api" && parts[0] !== "apis")) return nonResource;
+  let apiGroup = "";
+  parts = parts.slice(1);
+  if (path.startsWith("/apis/")) {
+    if (parts.length < 3) return nonResource;
+    apiGroup = parts[0];
+    parts = parts.slice(1);
+  }
+  parts = parts.slice(1); // the version
+  let verb: string;
+  if (parts[0] === "watch" || parts[0] === "proxy") {
+    if (parts.length < 2) return nonResource;
+    verb = parts[0];
+    parts = parts.slice(1);
+  } else {
+    verb = methodVerb(method);
+  }
+  let namespace = "";
+  if (parts[0] === "namespaces" && parts.length > 1) {
+    namespace = parts[1];
+    if (parts.length > 2 && !NAMESPACE_SUBRESOURCES.has(parts[2])) parts = parts.slice(2);
+  }
+  const [resource = "", nameInPath = "", subresource = ""] = parts;
+  let name = nameInPath;
+  if (!name && verb === "get") {
+    verb = listVerb(q);
+    name = nameFromFieldSelector(q);
+  } else if (!name && verb === "watch") {
+    name = nameFromFieldSelector(q);
+  }
+  if (!nameInPath && verb === "delete") verb = "deletecollection";
+  return { type: "resource", user, verb, apiGroup, resource, subresource, namespace, name };
+}
