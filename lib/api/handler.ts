@@ -17,6 +17,9 @@ import type { OpenApiDocuments } from "./openapi";
 import type { UserInfo } from "../auth/user-info";
 import type { Attributes, Authorizer } from "../authz/attributes";
 import { requestAttributes } from "./request-attributes";
+import type { AuditRecord } from "../audit/audit-event";
+import { AUDIT_ID_HEADER, auditIdFor } from "../audit/audit-id";
+import { sourceIPs } from "../audit/source-ips";
 import { impersonate } from "./impersonation";
 import { forbiddenError } from "./forbidden";
 import { apiVersionOf, kinds as allKinds } from "../kinds";
@@ -63,25 +66,6 @@ export interface ActionContext {
 }
 
 export type ActionHandler = (ctx: ActionContext) => Promise<{ code: number; object: unknown }>;
-
-/** One request as the audit log records it (never a body, never a credential). */
-export interface AuditRecord {
-  auditID?: string;
-  requestURI: string;
-  verb: string;
-  user?: UserInfo;
-  impersonatedUser?: UserInfo;
-  sourceIPs: string[];
-  userAgent?: string;
-  objectRef?: { resource: string; namespace?: string; name?: string; apiGroup?: string; apiVersion?: string; subresource?: string };
-  code: number;
-  status?: { status: string; message: string; reason: string };
-  received: Date;
-  completed: Date;
-  decision?: "allow" | "forbid";
-  reason?: string;
-  stage?: "ResponseStarted" | "ResponseComplete";
-}
 
 export interface ApiRuntime {
   registry: Registry;
@@ -131,10 +115,10 @@ const hasGroup = (g: string) => kindGroups.has(g);
 
 export async function handleApi(rt: ApiRuntime, req: ApiRequest): Promise<ApiResponse> {
   const record: AuditRecord = {
-    auditID: req.header("audit-id"),
+    auditID: rt.audit ? auditIdFor(req.header("audit-id")) : undefined,
     requestURI: req.query.size ? `${req.path}?${req.query}` : req.path,
     verb: req.method.toLowerCase(),
-    sourceIPs: req.remoteAddress ? [req.remoteAddress] : [],
+    sourceIPs: rt.audit ? sourceIPs((n) => req.header(n), req.remoteAddress) : [],
     userAgent: req.header("user-agent"),
     code: 0, received: new Date(), completed: new Date(),
   };
@@ -149,8 +133,15 @@ export async function handleApi(rt: ApiRuntime, req: ApiRequest): Promise<ApiRes
     record.status = { status: "Failure", message: e.message, reason: e.reason };
   }
   record.code = res.status;
-  if (rt.audit && record.user) return audited(rt.audit, record, res);
-  return res;
+  // Health and version are answered to anyone and not audited (nobody to attribute them to).
+  if (!rt.audit || isOpenPath(req.path)) return res;
+  res.headers[AUDIT_ID_HEADER] = record.auditID!;
+  // A request that failed authentication is logged as kube does: one ResponseStarted line, no user.
+  if (!record.user) {
+    rt.audit({ ...record, completed: new Date(), stage: "ResponseStarted" });
+    return res;
+  }
+  return audited(rt.audit, record, res);
 }
 
 /** One audit line per request; a watch gets one when it starts and one when it ends, as kube's. */

@@ -120,3 +120,21 @@ export function joinHostPort(host: string, port: number | string): string {
 export function formatQuantity(quantity: string | number | null | undefined): string {
   return quantity === undefined || quantity === null || quantity === "" ? "0" : String(quantity);
 }
+
+/** Go's zero time, which the default table convertor prints for an object without a creationTimestamp. */
+const ZERO_TIME = "0001-01-01T00:00:00Z";
+
+/**
+ * The default table convertor's second column (kinds without a kube-apiserver printer: `Name, Created At`):
+ * the creation time in RFC 3339, UTC, whole seconds.
+ */
+export const createdAtColumn: Column = column({
+  name: "Created At",
+  type: "date",
+  description: metadataDescriptions.creationTimestamp,
+  cell: (obj) => {
+    const timestamp = obj.metadata?.creationTimestamp;
+    const at = timestamp ? Date.parse(timestamp) : NaN;
+    return Number.isNaN(at) ? ZERO_TIME : new Date(at).toISOString().replace(/\.\d{3}Z$/, "Z");
+  },
+});

@@ -42,7 +42,7 @@ export interface Column {
   cell: (obj: KubeObject, now: number) => string | number | boolean;
 }
 
-export type NameRule = "dns1123-subdomain" | "dns1035-label" | "path-segment";
+export type NameRule = "dns1123-subdomain" | "dns1123-label" | "dns1035-label" | "path-segment";
 
 export interface KindDefinition<T extends KubeObject = KubeObject> {
   kind: string;

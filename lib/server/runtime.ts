@@ -11,6 +11,8 @@ import { kinds } from "../kinds";
 import type { ApiRuntime } from "../api/handler";
 import { openapiDocument } from "../openapi";
 import { Registry } from "../registry/registry";
+import { auditLogFromEnv } from "../audit/audit-log";
+import { buildAuditEvent } from "../audit/audit-event";
 import { openStore, type Store } from "../storage";
 import { ensureServingCertificate, loadServingCertificate, type ServingCertificate } from "../tls/certificates";
 
@@ -71,14 +73,17 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
     sessionBearer = undefined; // console sessions unavailable (API-only build)
   }
   const openapi: ApiRuntime["openapi"] = openapiDocument;
+  const auditLog = auditLogFromEnv(process.env);
+  const audit: ApiRuntime["audit"] = auditLog && ((record) => auditLog.write(buildAuditEvent(record)));
   let closed = false;
   return {
-    config, store, tls, kubeconfigPath, registry, authenticate, authorizer, sessionBearer, openapi,
+    config, store, tls, kubeconfigPath, registry, authenticate, authorizer, sessionBearer, openapi, audit,
     serverAddress: `${isWildcard(config.host) ? "127.0.0.1" : config.host}:${config.port}`,
     isReady: () => !closed,
     async close() {
       closed = true;
       registry.close();
+      await auditLog?.close();
       await store.close();
     },
   };

@@ -27,6 +27,8 @@ export function nameErrors(name: string, rule: NameRule, prefix = false): string
       return pathSegmentErrors(name, prefix);
     case "dns1035-label":
       return dns1035NameErrors(name, prefix);
+    case "dns1123-label":
+      return dnsLabelNameErrors(name, prefix);
     default:
       return dnsSubdomainNameErrors(name, prefix);
   }

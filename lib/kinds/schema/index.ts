@@ -21,3 +21,7 @@ export { secretSchema } from "./secret";
 export { securityContextConstraintsSchema } from "./security-context-constraints";
 export { serviceSchema } from "./service";
 export { serviceAccountSchema } from "./service-account";
+export { roleSchema } from "./role";
+export { clusterRoleSchema } from "./cluster-role";
+export { roleBindingSchema } from "./role-binding";
+export { clusterRoleBindingSchema } from "./cluster-role-binding";

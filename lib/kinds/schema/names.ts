@@ -3,6 +3,8 @@
 
 /** `io.k8s.api.core.v1.<Type>` */
 export const coreType = (type: string) => `io.k8s.api.core.v1.${type}`;
+/** `io.k8s.api.rbac.v1.<Type>` (rbac.authorization.k8s.io/v1, Go package k8s.io/api/rbac/v1) */
+export const rbacType = (type: string) => `io.k8s.api.rbac.v1.${type}`;
 /** `io.k8s.apimachinery.pkg.apis.meta.v1.<Type>` */
 export const metaType = (type: string) => `io.k8s.apimachinery.pkg.apis.meta.v1.${type}`;
 

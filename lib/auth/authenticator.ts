@@ -1,0 +1,249 @@
+// The bearer-token authenticator chain, in kube-apiserver's order: static tokens (the admin token and the token
+// file, through bearer.ts's constant-time lookup), then ServiceAccount JWTs (bound, then legacy), whose
+// ServiceAccount, bound Pod/Secret/Node and legacy Secret must still exist (pkg/serviceaccount/claims.go,
+// legacy.go). Signature work is cached by ServiceAccountTokens; the existence checks run on every call, so a
+// deleted account stops working at once. Never prints anything; no error message contains a token.
+import { timingSafeEqual } from "node:crypto";
+import { createTokenAuthenticator } from "./bearer";
+import {
+  LEEWAY_SECONDS,
+  type ServiceAccountTokens,
+  type VerifiedServiceAccountToken,
+} from "./service-account-token";
+import { withAuthenticatedGroup } from "./token-file";
+import { MASTERS_GROUP, AUTHENTICATED_GROUP, type UserInfo } from "./user-info";
+
+export const CREDENTIAL_ID_KEY = "authentication.kubernetes.io/credential-id";
+export const POD_NAME_KEY = "authentication.kubernetes.io/pod-name";
+export const POD_UID_KEY = "authentication.kubernetes.io/pod-uid";
+export const NODE_NAME_KEY = "authentication.kubernetes.io/node-name";
+export const NODE_UID_KEY = "authentication.kubernetes.io/node-uid";
+/** A Secret label that disables the legacy token it holds (kube's legacy token cleaner sets it). */
+export const LEGACY_TOKEN_INVALID_SINCE_LABEL = "kubernetes.io/legacy-token-invalid-since";
+export const LEGACY_TOKEN_LAST_USED_LABEL = "kubernetes.io/legacy-token-last-used";
+
+type MaybePromise<T> = T | Promise<T>;
+
+export interface LookedUpObject {
+  uid: string;
+  /** metadata.deletionTimestamp (RFC 3339) while the object is being deleted. */
+  deletionTimestamp?: string;
+}
+
+export interface LookedUpSecret extends LookedUpObject {
+  /** Decoded data; `token` is compared with a legacy token in constant time. */
+  data?: { token?: string };
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+}
+
+/** Reads of current objects (the watch cache); undefined when the object does not exist. */
+export interface ServiceAccountLookup {
+  serviceAccount(namespace: string, name: string): MaybePromise<LookedUpObject | undefined>;
+  secret(namespace: string, name: string): MaybePromise<LookedUpSecret | undefined>;
+  /** Needed for Pod-bound tokens; without it they are refused. */
+  pod?(namespace: string, name: string): MaybePromise<LookedUpObject | undefined>;
+  /** Needed for Node-bound tokens; without it they are refused. */
+  node?(name: string): MaybePromise<LookedUpObject | undefined>;
+}
+
+export interface StaticTokenUser {
+  token: string;
+  user: UserInfo;
+}
+
+export interface AuthenticatorOptions {
+  /** The admin bearer token: user `admin`, groups system:masters and system:authenticated. */
+  adminToken?: string;
+  /** Token-file users (parseTokenFile/loadTokenFile output). */
+  staticTokens?: readonly StaticTokenUser[];
+  /** ServiceAccount JWT verification; without it only static tokens work. */
+  serviceAccountTokens?: ServiceAccountTokens;
+  lookup?: ServiceAccountLookup;
+  /**
+   * Called after a legacy token authenticates and its Secret's last-used label is not today's (UTC) date, so
+   * the caller can set `kubernetes.io/legacy-token-last-used: <today>` as kube does.
+   */
+  onLegacyTokenUsed?: (use: { namespace: string; secretName: string; today: string }) => void;
+  /** Clock in milliseconds (tests). */
+  now?: () => number;
+}
+
+export interface AuthenticateOptions {
+  /** The audiences the caller accepts (TokenReview spec.audiences); default the API audiences. */
+  audiences?: readonly string[];
+}
+
+/** A TokenReview-shaped outcome; `error` carries kube's reason for a recognised but refused token. */
+export type AuthenticationResult =
+  | { authenticated: true; user: UserInfo; audiences: string[] }
+  | { authenticated: false; error?: string };
+
+export interface Authenticator {
+  /** The user a bearer token authenticates as (for the API audiences), or undefined. */
+  (token: string): Promise<UserInfo | undefined>;
+  /** Full outcome with audiences and refusal reason, for TokenReview. */
+  authenticate(token: string, options?: AuthenticateOptions): Promise<AuthenticationResult>;
+}
+
+const ADMIN_USER: UserInfo = { username: "admin", groups: [MASTERS_GROUP, AUTHENTICATED_GROUP] };
+
+function copyUser(user: UserInfo): UserInfo {
+  const out: UserInfo = { username: user.username, groups: [...user.groups] };
+  if (user.uid !== undefined) out.uid = user.uid;
+  if (user.extra) out.extra = Object.fromEntries(Object.entries(user.extra).map(([k, v]) => [k, [...v]]));
+  return out;
+}
+
+/** kube's ServiceAccountInfo.UserInfo() plus the system:authenticated group every authenticated user gets. */
+export function serviceAccountUser(token: VerifiedServiceAccountToken, podName?: string, podUid?: string): UserInfo {
+  const user: UserInfo = {
+    username: `system:serviceaccount:${token.namespace}:${token.name}`,
+    uid: token.uid,
+    groups: ["system:serviceaccounts", `system:serviceaccounts:${token.namespace}`],
+  };
+  const extra: Record<string, string[]> = {};
+  if (podName && podUid) {
+    extra[POD_NAME_KEY] = [podName];
+    extra[POD_UID_KEY] = [podUid];
+  }
+  if (token.credentialId) extra[CREDENTIAL_ID_KEY] = [token.credentialId];
+  const node = token.boundObject?.kind === "Node" ? token.boundObject : token.node;
+  if (node?.name) {
+    extra[NODE_NAME_KEY] = [node.name];
+    if (node.uid) extra[NODE_UID_KEY] = [node.uid];
+  }
+  if (Object.keys(extra).length) user.extra = extra;
+  return withAuthenticatedGroup(user);
+}
+
+const sameSecret = (stored: string | undefined, presented: string) => {
+  if (stored === undefined) return false;
+  const a = Buffer.from(stored, "utf8");
+  const b = Buffer.from(presented, "utf8");
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+const deletedBefore = (deletionTimestamp: string | undefined, limitMs: number) => {
+  if (!deletionTimestamp) return false;
+  const t = Date.parse(deletionTimestamp);
+  return Number.isFinite(t) && t < limitMs;
+};
+
+const notFound = (resource: string, name: string) => `${resource} "${name}" not found`;
+
+type Validation = { ok: true; user: UserInfo } | { ok: false; error: string };
+
+/**
+ * Builds the authenticator. Static tokens are audience-agnostic: like kube, they authenticate only when the
+ * requested audiences meet the API audiences, and report that intersection.
+ */
+export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
+  const statics: UserInfo[] = [];
+  const entries: { token: string; user: string; groups: string[] }[] = [];
+  const add = (token: string, user: UserInfo) => {
+    // bearer.ts maps a token to a name; use the entry's index as that name and keep the full user here.
+    entries.push({ token, user: String(statics.length), groups: [] });
+    statics.push(copyUser(user));
+  };
+  if (options.adminToken) add(options.adminToken, ADMIN_USER);
+  for (const { token, user } of options.staticTokens ?? []) add(token, user);
+  let lookupStatic: ReturnType<typeof createTokenAuthenticator>;
+  try {
+    lookupStatic = createTokenAuthenticator(entries);
+  } catch (err) {
+    // Re-word bearer.ts's message with the real user names (it names entries by index here).
+    const message = (err as Error).message.replace(/"(\d+)"/g, (_, i: string) => JSON.stringify(statics[Number(i)]?.username ?? i));
+    throw new Error(message);
+  }
+
+  const sa = options.serviceAccountTokens;
+  const lookup = options.lookup;
+  const now = options.now ?? Date.now;
+  const apiAudiences = sa?.apiAudiences ?? [];
+
+  async function validateBound(token: VerifiedServiceAccountToken): Promise<Validation> {
+    const invalidIfDeletedBefore = now() - LEEWAY_SECONDS * 1000;
+    const account = await lookup!.serviceAccount(token.namespace, token.name);
+    if (!account) return { ok: false, error: notFound("serviceaccounts", token.name) };
+    if (account.uid !== token.uid) return { ok: false, error: `service account UID (${account.uid}) does not match claim (${token.uid})` };
+    if (deletedBefore(account.deletionTimestamp, invalidIfDeletedBefore)) {
+      return { ok: false, error: `service account ${token.namespace}/${token.name} has been deleted` };
+    }
+    const bound = token.boundObject;
+    let podName: string | undefined;
+    let podUid: string | undefined;
+    if (bound?.kind === "Secret") {
+      const secret = await lookup!.secret(token.namespace, bound.name);
+      if (!secret) return { ok: false, error: "service account token has been invalidated" };
+      if (secret.uid !== bound.uid) return { ok: false, error: `secret UID (${secret.uid}) does not match service account secret ref claim (${bound.uid})` };
+      if (deletedBefore(secret.deletionTimestamp, invalidIfDeletedBefore)) return { ok: false, error: "service account token has been invalidated" };
+    } else if (bound?.kind === "Pod") {
+      const pod = lookup!.pod ? await lookup!.pod(token.namespace, bound.name) : undefined;
+      if (!pod) return { ok: false, error: "service account token has been invalidated" };
+      if (pod.uid !== bound.uid) return { ok: false, error: `pod UID (${pod.uid}) does not match service account pod ref claim (${bound.uid})` };
+      if (deletedBefore(pod.deletionTimestamp, invalidIfDeletedBefore)) return { ok: false, error: "service account token has been invalidated" };
+      podName = bound.name;
+      podUid = bound.uid;
+    } else if (bound?.kind === "Node") {
+      const node = lookup!.node ? await lookup!.node(bound.name) : undefined;
+      if (!node) return { ok: false, error: "service account token has been invalidated" };
+      if (node.uid !== bound.uid) return { ok: false, error: `node UID (${node.uid}) does not match service account node ref claim (${bound.uid})` };
+      if (deletedBefore(node.deletionTimestamp, invalidIfDeletedBefore)) return { ok: false, error: "service account token has been invalidated" };
+    }
+    return { ok: true, user: serviceAccountUser(token, podName, podUid) };
+  }
+
+  async function validateLegacy(token: VerifiedServiceAccountToken, raw: string): Promise<Validation> {
+    const { namespace, name } = token;
+    const secretName = token.legacySecretName!;
+    const secret = await lookup!.secret(namespace, secretName);
+    if (!secret || secret.deletionTimestamp) return { ok: false, error: "Token has been invalidated" };
+    if (!sameSecret(secret.data?.token, raw)) return { ok: false, error: "Token does not match server's copy" };
+    const account = await lookup!.serviceAccount(namespace, name);
+    if (!account) return { ok: false, error: notFound("serviceaccounts", name) };
+    if (account.deletionTimestamp) return { ok: false, error: `ServiceAccount ${namespace}/${name} has been deleted` };
+    if (account.uid !== token.uid) return { ok: false, error: `ServiceAccount UID (${account.uid}) does not match claim (${token.uid})` };
+    if (secret.labels?.[LEGACY_TOKEN_INVALID_SINCE_LABEL]) {
+      return {
+        ok: false,
+        error: `the token in secret ${namespace}/${secretName} for service account ${namespace}/${name} has been marked invalid. Use tokens from the TokenRequest API or manually created secret-based tokens, or remove the '${LEGACY_TOKEN_INVALID_SINCE_LABEL}' label from the secret to temporarily allow use of this token`,
+      };
+    }
+    if (options.onLegacyTokenUsed) {
+      const today = new Date(now()).toISOString().slice(0, 10);
+      const tomorrow = new Date(now() + 86_400_000).toISOString().slice(0, 10);
+      const lastUsed = secret.labels?.[LEGACY_TOKEN_LAST_USED_LABEL];
+      if (lastUsed !== today && lastUsed !== tomorrow) options.onLegacyTokenUsed({ namespace, secretName, today });
+    }
+    return { ok: true, user: serviceAccountUser(token) };
+  }
+
+  async function authenticate(token: string, opts: AuthenticateOptions = {}): Promise<AuthenticationResult> {
+    if (typeof token !== "string" || token === "") return { authenticated: false };
+    const requested = opts.audiences?.length ? opts.audiences : apiAudiences;
+
+    const hit = lookupStatic(token);
+    if (hit) {
+      const audiences = apiAudiences.filter((a) => requested.includes(a));
+      if (apiAudiences.length && audiences.length === 0) return { authenticated: false };
+      return { authenticated: true, user: copyUser(statics[Number(hit.user)]), audiences };
+    }
+
+    if (!sa || !lookup) return { authenticated: false };
+    const checked = await sa.check(token, { audiences: requested });
+    if (checked.status === "not-ours") return { authenticated: false };
+    if (checked.status === "invalid") return { authenticated: false, error: checked.error };
+    const verified = checked.token;
+    const validation = verified.legacy ? await validateLegacy(verified, token) : await validateBound(verified);
+    if (!validation.ok) return { authenticated: false, error: validation.error };
+    return { authenticated: true, user: validation.user, audiences: verified.audiences };
+  }
+
+  const authenticator = (async (token: string) => {
+    const result = await authenticate(token);
+    return result.authenticated ? result.user : undefined;
+  }) as Authenticator;
+  authenticator.authenticate = authenticate;
+  return authenticator;
+}
