@@ -6,7 +6,14 @@ import { nodeApiHandler } from "./lib/api/node-adapter";
 import { isApiPath } from "./lib/api/request-info";
 import { getRuntime } from "./lib/server/runtime";
 
-const rt = await getRuntime();
+let rt: Awaited<ReturnType<typeof getRuntime>>;
+try {
+  rt = await getRuntime();
+} catch (err) {
+  // A bad setting or file (TOKEN_AUTH_FILE, AUDIT_LOG_*, TLS files) stops the start with its message alone.
+  console.error(`cluster-core: cannot start: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+}
 const { config } = rt;
 const consoleEnabled = process.env.CLUSTER_CORE_CONSOLE !== "off";
 // API_VIA_NEXT=1 sends API paths through the Next.js route handlers too (tests cover both paths).

@@ -22,7 +22,11 @@ export function SignInForm({ callbackUrl, expired }: { callbackUrl: string; expi
       return;
     }
     setBusy(false);
-    setError(result?.error === "CredentialsSignin" ? "The server did not accept this token." : "Sign-in failed. Try again.");
+    setError(
+      result?.error === "CredentialsSignin" || result?.status === 401
+        ? "The server did not accept this token. Check that it is complete and not expired."
+        : "Sign-in failed. Try again.",
+    );
   }
 
   return (
@@ -32,8 +36,8 @@ export function SignInForm({ callbackUrl, expired }: { callbackUrl: string; expi
           Bearer token
         </label>
         <p id="token-help" className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-          The admin token, or any token the API accepts (the one in admin.kubeconfig works). It stays on the server in an encrypted,
-          httpOnly session cookie.
+          Any token the API accepts: the admin token, a token-file user&apos;s, or a ServiceAccount token. It stays on the server in an
+          encrypted, httpOnly session cookie.
         </p>
         <input
           id="token"

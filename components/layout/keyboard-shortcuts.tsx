@@ -67,7 +67,10 @@ export function KeyboardShortcuts() {
     ["Shift+T", "Switch between light and dark theme"],
     ["g h", "Overview (all namespaces)"],
     ["g n", "Live view of the current namespace"],
-    ...Object.entries(jumpKeys).map(([key, plural]): [string, string] => [`g ${key}`, kindTitle(kindByPlural(plural)!)]),
+    ...Object.entries(jumpKeys).flatMap(([key, plural]): [string, string][] => {
+      const kind = kindByPlural(plural);
+      return kind ? [[`g ${key}`, kindTitle(kind)]] : [];
+    }),
   ];
 
   return (

@@ -2,10 +2,13 @@
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { switchNamespaceHref } from "@/lib/client/console-routes";
+import { isNamespaceName, rememberKnownNamespace } from "@/lib/client/known-namespaces";
 import { useNamespaces } from "@/lib/client/use-namespaces";
 import { rememberNamespace, useCurrentNamespace } from "./use-current-namespace";
 
-const OTHER = "\u0000other";
+// Not a valid namespace name, and plain ASCII: a NUL here became U+FFFD in the server-rendered HTML, so the
+// option's value no longer matched and the switcher navigated to "/namespaces/%EF%BF%BDother".
+const OTHER = "__type-a-namespace__";
 
 export function NamespaceSwitcher() {
   const { namespace, fromUrl } = useCurrentNamespace();
@@ -15,7 +18,8 @@ export function NamespaceSwitcher() {
   const [wanted, setWanted] = useState(false);
   const [typing, setTyping] = useState(false);
   const [typed, setTyped] = useState("");
-  const { namespaces, isLoading } = useNamespaces(wanted || namespace === "");
+  const [typedError, setTypedError] = useState<string | undefined>();
+  const { namespaces, isLoading, source } = useNamespaces(wanted || namespace === "", namespace);
   const options = namespace && !namespaces.includes(namespace) ? [namespace, ...namespaces] : namespaces;
 
   function go(next: string) {
@@ -26,8 +30,18 @@ export function NamespaceSwitcher() {
   function submitTyped(e: FormEvent) {
     e.preventDefault();
     const value = typed.trim();
+    if (!value) {
+      setTyping(false);
+      return;
+    }
+    if (!isNamespaceName(value)) {
+      setTypedError("Lower-case letters, digits and '-', at most 63 characters.");
+      return;
+    }
     setTyping(false);
-    if (value) go(value);
+    setTypedError(undefined);
+    rememberKnownNamespace(value);
+    go(value);
   }
 
   if (typing) {
@@ -40,14 +54,24 @@ export function NamespaceSwitcher() {
           id="ns-typed"
           autoFocus
           value={typed}
-          onChange={(e) => setTyped(e.target.value)}
+          onChange={(e) => {
+            setTyped(e.target.value);
+            setTypedError(undefined);
+          }}
           onKeyDown={(e) => e.key === "Escape" && setTyping(false)}
           placeholder="namespace"
+          aria-invalid={!!typedError}
+          aria-describedby={typedError ? "ns-typed-error" : undefined}
           className="w-40 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-900"
         />
         <button type="submit" className="rounded-md bg-blue-700 px-2 py-1 text-sm text-white">
           Go
         </button>
+        {typedError && (
+          <span id="ns-typed-error" role="alert" className="text-xs text-red-800 dark:text-red-300">
+            {typedError}
+          </span>
+        )}
       </form>
     );
   }
@@ -72,6 +96,11 @@ export function NamespaceSwitcher() {
         className="max-w-56 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-900"
       >
         <option value="">All namespaces</option>
+        {source === "checked" && (
+          <option disabled value="__checked__">
+            (namespaces you used, that your roles reach)
+          </option>
+        )}
         {options.map((ns) => (
           <option key={ns} value={ns}>
             {ns}

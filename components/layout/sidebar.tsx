@@ -18,6 +18,8 @@ export function Sidebar() {
   const { namespace } = useCurrentNamespace();
   const params = useParams<{ plural?: string }>();
   const pathname = usePathname();
+  // Static routes (/namespaces) carry no [plural] param; their first segment is the kind.
+  const activePlural = params.plural ?? (/^\/[^/]+$/.test(pathname) ? pathname.slice(1) : undefined);
   const overviewActive = pathname === "/" || /^\/namespaces\/[^/]+$/.test(pathname);
   return (
     <nav aria-label="Kinds" className="flex h-full flex-col gap-4 overflow-y-auto px-3 py-4">
@@ -32,7 +34,7 @@ export function Sidebar() {
           <h2 className="mb-1 px-2 text-xs font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">{group.title}</h2>
           <ul className="space-y-0.5">
             {group.kinds.map((kind) => {
-              const active = params.plural === kind.plural;
+              const active = activePlural === kind.plural;
               const key = jumpKeyFor(kind.plural);
               return (
                 <li key={kind.plural}>

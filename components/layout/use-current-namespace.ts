@@ -3,6 +3,7 @@
 // cluster-scoped kinds, which have no namespace, the last one chosen is kept so the sidebar leads back to it.
 import { useParams, usePathname, useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
+import { rememberKnownNamespace } from "@/lib/client/known-namespaces";
 import { kindByPlural } from "@/lib/kinds";
 
 const STORAGE_KEY = "cc-namespace";
@@ -22,11 +23,16 @@ export function useCurrentNamespace(): CurrentNamespace {
 
   let fromUrl = true;
   let namespace = "";
+  // Static routes (the Namespaces list at /namespaces) have no [plural] param: the first segment names the kind.
+  const plural = params.plural ?? pathname.split("/")[1];
+  const kind = plural ? kindByPlural(plural) : undefined;
   if (params.namespace) namespace = decodeURIComponent(params.namespace);
   else if (pathname.startsWith("/create/")) namespace = search.get("namespace") ?? "";
-  else if (params.plural && kindByPlural(params.plural) && !kindByPlural(params.plural)!.namespaced) fromUrl = false;
+  else if (kind && !kind.namespaced) fromUrl = false;
 
   useEffect(() => {
+    // A namespace the user opened is one the switcher can offer even when namespaces cannot be listed.
+    if (fromUrl && namespace) rememberKnownNamespace(namespace);
     if (fromUrl) {
       try {
         sessionStorage.setItem(STORAGE_KEY, namespace);

@@ -25,7 +25,7 @@ interface Outcome {
 export function CreateView({ plural, namespace }: { plural: string; namespace?: string }) {
   const kind = kindByPlural(plural)!;
   const router = useRouter();
-  const schema = useKindSchema(kind.kind);
+  const schema = useKindSchema(kind);
   const [text, setText] = useState(() => templateYaml(kind, namespace));
   const [outcomes, setOutcomes] = useState<Outcome[]>([]);
   const [problem, setProblem] = useState<{ message: string; causes: StatusCause[] } | undefined>();

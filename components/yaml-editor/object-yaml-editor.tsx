@@ -24,7 +24,7 @@ interface Problem {
 }
 
 export function ObjectYamlEditor({ kind, live }: { kind: AnyKind; live: KubeObject }) {
-  const schema = useKindSchema(kind.kind);
+  const schema = useKindSchema(kind);
   const [base, setBase] = useState<KubeObject>(live);
   const baseText = useMemo(() => toYaml(base), [base]);
   const [text, setText] = useState(baseText);

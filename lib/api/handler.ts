@@ -70,7 +70,7 @@ export type ActionHandler = (ctx: ActionContext) => Promise<{ code: number; obje
 export interface ApiRuntime {
   registry: Registry;
   /** The user a bearer token belongs to, or undefined (401). */
-  authenticate(token: string): UserInfo | undefined;
+  authenticate(token: string): Promise<UserInfo | undefined>;
   authorizer: Authorizer;
   /** The bearer token held by a console session cookie, if any. */
   sessionBearer?(cookieHeader: string): Promise<string | undefined>;
@@ -251,14 +251,14 @@ async function authenticate(rt: ApiRuntime, req: ApiRequest): Promise<UserInfo> 
   const header = req.header("authorization");
   if (header) {
     const m = /^Bearer\s+(.+)$/i.exec(header.trim());
-    const user = m ? rt.authenticate(m[1].trim()) : undefined;
+    const user = m ? await rt.authenticate(m[1].trim()) : undefined;
     if (user) return user;
     throw errors.unauthorized();
   }
   const cookie = req.header("cookie");
   if (cookie && rt.sessionBearer) {
     const token = await rt.sessionBearer(cookie);
-    const user = token ? rt.authenticate(token) : undefined;
+    const user = token ? await rt.authenticate(token) : undefined;
     if (user) {
       // Cross-site pages cannot send custom headers without a CORS preflight, which we never grant.
       if (UNSAFE.has(req.method) && req.header("x-csrf-protection") !== "1") {

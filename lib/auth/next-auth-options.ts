@@ -1,22 +1,29 @@
-// next-auth (v4) configuration for the console's sign-in: the user pastes a bearer token, which is checked
-// here and then kept only inside the encrypted session JWT (an httpOnly cookie). The API pipeline reads it
-// back with bearerFromSessionCookie (session.ts); the browser never sees the token again.
-import { createHash, timingSafeEqual } from "node:crypto";
+// next-auth (v4) configuration for the console's sign-in: the user pastes a bearer token, which the server's
+// own authenticator checks (admin token, token file, ServiceAccount JWTs: whatever the API accepts) and
+// which is then kept only inside the encrypted session JWT (an httpOnly cookie). The API pipeline reads it
+// back with bearerFromSessionCookie (session.ts); the browser never sees the token again, only the user name.
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
+import type { UserInfo } from "./user-info";
 
 export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
 
-const digest = (value: string) => createHash("sha256").update(value).digest();
+// Far above any real token (ServiceAccount JWTs are ~1 KiB) and small enough for the session cookie.
+const MAX_TOKEN_LENGTH = 8 * 1024;
 
 /**
- * Whether `token` is one the API accepts. Today that is the admin token server.ts puts in the environment;
- * comparing SHA-256 digests keeps the timing independent of length and content.
+ * Who `token` authenticates as through the API's own authenticator, or undefined when the API would not
+ * accept it. Never throws: a malformed token or an authenticator failure is a refused sign-in (401), not 500.
  */
-export function acceptsToken(token: string): boolean {
-  const admin = process.env.CLUSTER_ADMIN_TOKEN;
-  if (!admin || !token) return false;
-  return timingSafeEqual(digest(token), digest(admin));
+export async function acceptsToken(token: string): Promise<UserInfo | undefined> {
+  if (!token || token.length > MAX_TOKEN_LENGTH || /[\s\u0000-\u001f\u007f]/.test(token)) return undefined;
+  try {
+    const { getRuntime } = await import("../server/runtime");
+    const user = await (await getRuntime()).authenticate(token);
+    return user && user.username ? user : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export const authOptions: NextAuthOptions = {
@@ -29,9 +36,11 @@ export const authOptions: NextAuthOptions = {
       name: "Bearer token",
       credentials: { token: { label: "Bearer token", type: "password" } },
       async authorize(credentials) {
-        const token = credentials?.token?.trim() ?? "";
-        if (!acceptsToken(token)) return null;
-        return { id: "admin", name: "admin", bearer: token } as { id: string; name: string; bearer: string };
+        const raw = credentials?.token;
+        const token = typeof raw === "string" ? raw.trim() : "";
+        const user = await acceptsToken(token);
+        if (!user) return null;
+        return { id: user.uid || user.username, name: user.username, bearer: token } as { id: string; name: string; bearer: string };
       },
     }),
   ],
@@ -43,7 +52,7 @@ export const authOptions: NextAuthOptions = {
     },
     // The session object is what /api/auth/session hands the browser: user name only, never the bearer.
     async session({ session, token }) {
-      return { expires: session.expires, user: { name: token.name ?? "admin" } };
+      return { expires: session.expires, user: { name: typeof token.name === "string" ? token.name : "" } };
     },
   },
 };

@@ -1,9 +1,22 @@
 import { encode } from "next-auth/jwt";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { acceptsToken } from "./next-auth-options";
 import { bearerFromSessionCookie, sessionCookieValue } from "./session";
 
 const secret = "test-secret";
+
+// The server's authenticator as the console's sign-in sees it: the admin token, one token-file user, and a
+// token whose check fails inside the authenticator.
+vi.mock("../server/runtime", () => ({
+  getRuntime: async () => ({
+    authenticate: async (token: string) => {
+      if (token === "admin-secret") return { username: "admin", groups: ["system:masters", "system:authenticated"] };
+      if (token === "dev-token") return { username: "dev", uid: "dev-uid", groups: ["devs", "system:authenticated"] };
+      if (token === "boom") throw new Error("authenticator failed");
+      return undefined;
+    },
+  }),
+}));
 
 describe("bearerFromSessionCookie", () => {
   afterEach(() => {
@@ -44,10 +57,16 @@ describe("bearerFromSessionCookie", () => {
 });
 
 describe("acceptsToken", () => {
-  it("accepts exactly the admin token", () => {
-    process.env.CLUSTER_ADMIN_TOKEN = "admin-secret";
-    expect(acceptsToken("admin-secret")).toBe(true);
-    expect(acceptsToken("admin-secre")).toBe(false);
-    expect(acceptsToken("")).toBe(false);
+  it("accepts any token the API's authenticator accepts and answers who it is", async () => {
+    expect(await acceptsToken("admin-secret")).toMatchObject({ username: "admin" });
+    expect(await acceptsToken("dev-token")).toMatchObject({ username: "dev", groups: ["devs", "system:authenticated"] });
+  });
+
+  it("refuses unknown, empty, oversized or malformed tokens and authenticator failures without throwing", async () => {
+    expect(await acceptsToken("admin-secre")).toBeUndefined();
+    expect(await acceptsToken("")).toBeUndefined();
+    expect(await acceptsToken("a".repeat(100_000))).toBeUndefined();
+    expect(await acceptsToken("admin-secret\nX-Injected: 1")).toBeUndefined();
+    expect(await acceptsToken("boom")).toBeUndefined();
   });
 });

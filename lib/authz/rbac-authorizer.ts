@@ -28,8 +28,8 @@ export interface RbacEventKey {
 export interface RbacEvent {
   type: "ADDED" | "MODIFIED" | "DELETED" | string;
   key: RbacEventKey;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  object: any;
+  /** The rbac/v1 object as stored; ignored for DELETED. */
+  object: unknown;
 }
 
 /** Why a binding's rules could not be read. Two wordings, because kube has two readers of roles. */
@@ -186,8 +186,9 @@ export class RbacAuthorizer implements Authorizer {
     const deleted = event.type === "DELETED";
     if (!deleted && event.type !== "ADDED" && event.type !== "MODIFIED") return;
     const obj = event.object;
-    const namespace = key.namespace || obj?.metadata?.namespace || "";
-    const name = key.name || obj?.metadata?.name || "";
+    const meta = (obj as { metadata?: { name?: string; namespace?: string } } | null)?.metadata;
+    const namespace = key.namespace || meta?.namespace || "";
+    const name = key.name || meta?.name || "";
     switch (key.resource) {
       case "roles":
         if (deleted) this.roles.delete(`${namespace}/${name}`);

@@ -1,7 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { kinds } from "../kinds";
+import { kindByPlural, kinds, type AnyKind } from "../kinds";
 import { switchNamespaceHref } from "./console-routes";
 import { jumpKeys, kindTitle, navigationGroups } from "./navigation";
+
+// The RBAC and Namespace kinds as the sidebar sees them (only what navigation reads), so these tests do not
+// depend on when lib/kinds registers them.
+const base = kindByPlural("configmaps")!;
+const fake = (kind: string, plural: string, namespaced: boolean, group?: string): AnyKind => ({ ...base, kind, plural, namespaced, group });
+const rbac = [
+  fake("ClusterRoleBinding", "clusterrolebindings", false, "rbac.authorization.k8s.io"),
+  fake("RoleBinding", "rolebindings", true, "rbac.authorization.k8s.io"),
+  fake("ClusterRole", "clusterroles", false, "rbac.authorization.k8s.io"),
+  fake("Role", "roles", true, "rbac.authorization.k8s.io"),
+];
+const withNew = [...kinds.filter((k) => !["namespaces", ...rbac.map((r) => r.plural)].includes(k.plural)), fake("Namespace", "namespaces", false), ...rbac];
 
 describe("navigation", () => {
   it("places every kind in exactly one group", () => {
@@ -10,14 +22,32 @@ describe("navigation", () => {
     expect(navigationGroups().map((g) => g.title)).not.toContain("Other");
   });
 
-  it("has a jump key for every kind and no key twice", () => {
-    expect(Object.values(jumpKeys).sort()).toEqual(kinds.map((k) => k.plural).sort());
+  it("puts the RBAC kinds under Access control by their API group, namespaced first, and Namespaces first of all", () => {
+    const groups = navigationGroups(withNew);
+    expect(groups[0]).toMatchObject({ title: "Cluster" });
+    expect(groups[0].kinds.map((k) => k.plural)).toEqual(["namespaces"]);
+    const access = groups.find((g) => g.title === "Access control")!;
+    expect(access.kinds.map((k) => k.plural)).toEqual(["serviceaccounts", "securitycontextconstraints", "roles", "rolebindings", "clusterroles", "clusterrolebindings"]);
+    expect(groups.map((g) => g.title)).not.toContain("Other");
+  });
+
+  it("gives a kind of an unknown API group a section named after the group", () => {
+    const groups = navigationGroups([...kinds, fake("Widget", "widgets", true, "example.com")]);
+    expect(groups.find((g) => g.title === "example.com")?.kinds.map((k) => k.kind)).toEqual(["Widget"]);
+  });
+
+  it("jumps only to kinds that exist, each kind with at most one key", () => {
+    const plurals = Object.values(jumpKeys);
+    for (const p of plurals) expect(kindByPlural(p)).toBeDefined();
+    expect(new Set(plurals).size).toBe(plurals.length);
+    expect(jumpKeys.c).toBe("configmaps");
   });
 
   it("titles kinds in the plural", () => {
     expect(kinds.map(kindTitle)).toContain("Endpoints");
     expect(kinds.map(kindTitle)).toContain("ConfigMaps");
     expect(kinds.map(kindTitle)).toContain("SecurityContextConstraints");
+    expect(rbac.map(kindTitle)).toContain("ClusterRoleBindings");
   });
 });
 
@@ -29,5 +59,9 @@ describe("switchNamespaceHref", () => {
     expect(switchNamespaceHref("/", "", "dev")).toBe("/namespaces/dev");
     expect(switchNamespaceHref("/namespaces/dev", "", "")).toBe("/");
     expect(switchNamespaceHref("/create/pods", "?namespace=a", "b")).toBe("/create/pods?namespace=b");
+  });
+
+  it("encodes a typed namespace as itself", () => {
+    expect(switchNamespaceHref("/namespaces/dev/configmaps", "", "team-a")).toBe("/namespaces/team-a/configmaps");
   });
 });

@@ -1,25 +1,29 @@
 // How the sidebar groups the kinds and which key jumps to each (after `g`). Grouping is how users think
-// about a cluster, which is a console decision, so it lives here rather than in the kind declarations; a
-// kind missing from the table still appears, under "Other".
-import { kinds, type AnyKind } from "../kinds";
+// about a cluster, which is a console decision, so it lives here rather than in the kind declarations.
+// Core kinds are placed by plural; kinds of other API groups are placed by their group (every RBAC kind
+// lands in "Access control" without being named); a kind nothing places still appears, under "Other".
+import { kinds as allKinds, type AnyKind } from "../kinds";
 
-interface GroupSpec {
-  title: string;
-  plurals: string[];
-}
-
-const groupSpecs: GroupSpec[] = [
+/** Sidebar sections, in order, with the core (group "") kinds each holds. */
+const coreSections: { title: string; plurals: string[] }[] = [
+  { title: "Cluster", plurals: ["namespaces"] },
   { title: "Workloads", plurals: ["pods"] },
   { title: "Networking", plurals: ["services", "endpoints"] },
   { title: "Config", plurals: ["configmaps", "secrets"] },
   { title: "Storage", plurals: ["persistentvolumeclaims", "persistentvolumes"] },
   { title: "Policy", plurals: ["resourcequotas", "limitranges"] },
-  { title: "Access", plurals: ["serviceaccounts", "securitycontextconstraints"] },
+  { title: "Access control", plurals: ["serviceaccounts", "securitycontextconstraints"] },
   { title: "Events", plurals: ["events"] },
 ];
 
+/** Section of every kind of an API group; a group missing here gets a section named after the group. */
+const groupSections: Record<string, string> = {
+  "rbac.authorization.k8s.io": "Access control",
+};
+
 /** `g` + key → kind. Mnemonic where possible; shown in the sidebar and the shortcut help. */
-export const jumpKeys: Record<string, string> = {
+const jumpKeyTable: Record<string, string> = {
+  N: "namespaces",
   p: "pods",
   s: "services",
   d: "endpoints",
@@ -34,24 +38,44 @@ export const jumpKeys: Record<string, string> = {
   e: "events",
 };
 
+/** The jump keys of the kinds this build serves. */
+export const jumpKeys: Record<string, string> = Object.fromEntries(
+  Object.entries(jumpKeyTable).filter(([, plural]) => allKinds.some((k) => k.plural === plural)),
+);
+
 export interface NavGroup {
   title: string;
   kinds: AnyKind[];
 }
 
-export function navigationGroups(): NavGroup[] {
-  const byPlural = new Map(kinds.map((k) => [k.plural, k]));
-  const placed = new Set<string>();
-  const groups = groupSpecs.map((g) => ({
-    title: g.title,
-    kinds: g.plurals.flatMap((p) => {
-      const kind = byPlural.get(p);
-      if (!kind) return [];
-      placed.add(p);
-      return [kind];
-    }),
-  }));
-  const other = kinds.filter((k) => !placed.has(k.plural));
+function sectionOf(kind: AnyKind): string | undefined {
+  if (kind.group) return groupSections[kind.group] ?? kind.group;
+  return coreSections.find((s) => s.plurals.includes(kind.plural))?.title;
+}
+
+// Inside a section: core kinds in the table's order, then each other group's namespaced kinds before its
+// cluster-scoped ones (Roles, RoleBindings, ClusterRoles, ClusterRoleBindings), alphabetically.
+function order(kind: AnyKind): [number, string, number, string] {
+  const core = coreSections.flatMap((s) => s.plurals).indexOf(kind.plural);
+  if (!kind.group && core >= 0) return [0, "", core, ""];
+  return [1, kind.group ?? "", kind.namespaced ? 0 : 1, kind.kind];
+}
+
+function compare(a: AnyKind, b: AnyKind): number {
+  const [x, y] = [order(a), order(b)];
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+  return 0;
+}
+
+export function navigationGroups(list: readonly AnyKind[] = allKinds): NavGroup[] {
+  const sections = new Map<string, AnyKind[]>(coreSections.map((s) => [s.title, []]));
+  const other: AnyKind[] = [];
+  for (const kind of list) {
+    const title = sectionOf(kind);
+    if (!title) other.push(kind);
+    else sections.set(title, [...(sections.get(title) ?? []), kind]);
+  }
+  const groups = [...sections].map(([title, members]) => ({ title, kinds: members.sort(compare) }));
   if (other.length) groups.push({ title: "Other", kinds: other });
   return groups.filter((g) => g.kinds.length > 0);
 }

@@ -1,4 +1,5 @@
-// Turns our OpenAPI v3 document (/openapi/v3/api/v1) into one JSON Schema per kind for monaco-yaml:
+// Turns our OpenAPI v3 document of a group version (/openapi/v3/api/v1, /openapi/v3/apis/<group>/v1) into
+// one JSON Schema per kind for monaco-yaml:
 // the kind's schema plus only the component schemas it reaches, with `kind` and `apiVersion` pinned
 // (so completion offers the right values). Absent document or kind → undefined, and the editor falls back
 // to YAML syntax checking only.
@@ -11,13 +12,15 @@ export interface OpenApiDocument {
 
 const refPrefix = "#/components/schemas/";
 
-function findKindSchemaName(schemas: Record<string, Json>, kind: string): string | undefined {
+function findKindSchemaName(schemas: Record<string, Json>, kind: string, group: string): string | undefined {
   for (const [name, schema] of Object.entries(schemas)) {
     const gvks = schema["x-kubernetes-group-version-kind"] as { group?: string; version?: string; kind?: string }[] | undefined;
-    if (gvks?.some((g) => (g.group ?? "") === "" && g.version === "v1" && g.kind === kind)) return name;
+    if (gvks?.some((g) => (g.group ?? "") === group && g.version === "v1" && g.kind === kind)) return name;
   }
   // Documents without GVK extensions: fall back to the conventional name.
-  return Object.keys(schemas).find((n) => n === `io.k8s.api.core.v1.${kind}` || n.endsWith(`.v1.${kind}`));
+  return Object.keys(schemas).find(
+    (n) => !schemas[n]["x-kubernetes-group-version-kind"] && (n === `io.k8s.api.core.v1.${kind}` || n.endsWith(`.v1.${kind}`)),
+  );
 }
 
 function collectRefs(value: unknown, into: Set<string>, schemas: Record<string, Json>): void {
@@ -39,17 +42,18 @@ function collectRefs(value: unknown, into: Set<string>, schemas: Record<string, 
   }
 }
 
-export function kindJsonSchema(doc: OpenApiDocument | undefined, kind: string): Json | undefined {
+/** `group` is the kind's API group ("" for core); apiVersion is pinned to `v1` or `<group>/v1`. */
+export function kindJsonSchema(doc: OpenApiDocument | undefined, kind: string, group = ""): Json | undefined {
   const schemas = doc?.components?.schemas;
   if (!schemas) return undefined;
-  const name = findKindSchemaName(schemas, kind);
+  const name = findKindSchemaName(schemas, kind, group);
   if (!name) return undefined;
   const root = schemas[name];
   const reached = new Set<string>();
   collectRefs(root, reached, schemas);
   const properties = { ...((root.properties as Json | undefined) ?? {}) };
   properties.kind = { ...((properties.kind as Json | undefined) ?? {}), enum: [kind] };
-  properties.apiVersion = { ...((properties.apiVersion as Json | undefined) ?? {}), enum: ["v1"] };
+  properties.apiVersion = { ...((properties.apiVersion as Json | undefined) ?? {}), enum: [group ? `${group}/v1` : "v1"] };
   return {
     ...root,
     properties,

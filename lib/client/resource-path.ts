@@ -1,6 +1,6 @@
-// URLs of our REST API for a kind, built from its declaration (plural, namespaced), so no view
+// URLs of our REST API for a kind, built from its declaration (group, plural, namespaced), so no view
 // spells a path by hand. Same paths kubectl uses.
-import type { AnyKind } from "../kinds";
+import { groupVersionPath, type AnyKind } from "../kinds";
 
 export interface ListScope {
   /** Namespace to list in; undefined (or any value for a cluster-scoped kind) lists cluster-wide. */
@@ -16,11 +16,10 @@ function query(params: Record<string, string | undefined>): string {
   return s ? `?${s}` : "";
 }
 
-/** Collection path: `/api/v1/namespaces/<ns>/<plural>` or `/api/v1/<plural>`. */
+/** Collection path: `<group version>/namespaces/<ns>/<plural>` or `<group version>/<plural>` (`/api/v1`, `/apis/<group>/v1`). */
 export function collectionPath(kind: AnyKind, namespace?: string): string {
-  return kind.namespaced && namespace
-    ? `/api/v1/namespaces/${encodeURIComponent(namespace)}/${kind.plural}`
-    : `/api/v1/${kind.plural}`;
+  const base = groupVersionPath(kind);
+  return kind.namespaced && namespace ? `${base}/namespaces/${encodeURIComponent(namespace)}/${kind.plural}` : `${base}/${kind.plural}`;
 }
 
 export function objectPath(kind: AnyKind, namespace: string | undefined, name: string): string {

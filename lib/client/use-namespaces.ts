@@ -1,41 +1,80 @@
 "use client";
-// The namespaces that hold objects, for the namespace switcher. There is no Namespace kind, so they are
-// derived: from the API's namespace list if it serves one, otherwise from cluster-wide lists of the
-// namespaced kinds (fetched only when the switcher asks, and cached), plus any list already in the cache.
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+// The namespaces the namespace switcher offers, in this order:
+// (a) GET /api/v1/namespaces, when the user may list them;
+// (b) on 403 (a user bound only inside namespaces cannot list them, nor RoleBindings cluster-wide, so the
+//     server cannot tell the console "your namespaces"): the namespaces this browser used or typed, plus
+//     `default`, each kept only if its SelfSubjectRulesReview lets the user read something there;
+// (c) on 404/405 (a server without the Namespace API): namespaces named by cluster-wide lists of the
+//     namespaced kinds.
+// Namespaces of lists already in the cache are added in every case.
+import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { kinds } from "../kinds";
+import { grantsAccessInNamespace } from "./access-rules";
 import { apiRequest } from "./api-client";
 import { ApiError } from "./api-error";
+import { readKnownNamespaces } from "./known-namespaces";
 import type { ListBody, ListState } from "./list-state";
 import { queryKeys } from "./query-keys";
 import { collectionPath } from "./resource-path";
+import { rulesQuery } from "./use-access";
 
-async function fetchNamespaces(): Promise<string[]> {
-  const names = new Set<string>();
+export type NamespaceSource = "list" | "checked" | "derived";
+
+export interface NamespaceChoices {
+  namespaces: string[];
+  /** How they were found: listed, checked one by one (no list permission), or derived from object lists. */
+  source: NamespaceSource | undefined;
+  isLoading: boolean;
+  error: Error | null;
+}
+
+const DEFAULT_NAMESPACE = "default";
+
+async function fetchNamespaces(client: QueryClient, candidates: readonly string[]): Promise<{ names: string[]; source: NamespaceSource }> {
   try {
     const body = await apiRequest<ListBody>("/api/v1/namespaces");
-    for (const item of body.items ?? []) if (item.metadata?.name) names.add(item.metadata.name);
-    return [...names].sort();
+    const names = (body.items ?? []).map((i) => i.metadata?.name).filter((n): n is string => !!n);
+    return { names: [...new Set(names)].sort(), source: "list" };
   } catch (e) {
-    if (!(e instanceof ApiError) || (e.code !== 404 && e.code !== 405)) throw e;
+    if (!(e instanceof ApiError)) throw e;
+    if (e.code === 403) return { names: await checkedNamespaces(client, candidates), source: "checked" };
+    if (e.code !== 404 && e.code !== 405) throw e;
   }
+  const names = new Set<string>();
   const lists = await Promise.allSettled(kinds.filter((k) => k.namespaced).map((k) => apiRequest<ListBody>(collectionPath(k))));
   for (const list of lists) {
     if (list.status !== "fulfilled") continue;
     for (const item of list.value.items ?? []) if (item.metadata?.namespace) names.add(item.metadata.namespace);
   }
-  return [...names].sort();
+  return { names: [...names].sort(), source: "derived" };
 }
 
-export function useNamespaces(enabled: boolean): { namespaces: string[]; isLoading: boolean; error: Error | null } {
+async function checkedNamespaces(client: QueryClient, candidates: readonly string[]): Promise<string[]> {
+  const unique = [...new Set([...candidates, DEFAULT_NAMESPACE])];
+  // The same cache entries the action buttons read, so each namespace is reviewed once.
+  const reviews = await Promise.allSettled(unique.map((ns) => client.fetchQuery(rulesQuery(ns))));
+  return unique.filter((_, i) => {
+    const r = reviews[i];
+    return r.status === "fulfilled" && grantsAccessInNamespace(r.value);
+  }).sort();
+}
+
+export function useNamespaces(enabled: boolean, current?: string): NamespaceChoices {
   const client = useQueryClient();
-  const query = useQuery({ queryKey: queryKeys.namespaces(), queryFn: fetchNamespaces, enabled, staleTime: 30_000 });
-  const names = new Set(query.data ?? []);
+  const candidates = enabled ? [...new Set([...(current ? [current] : []), ...readKnownNamespaces()])].sort() : [];
+  const query = useQuery({
+    queryKey: queryKeys.namespaces(candidates),
+    queryFn: () => fetchNamespaces(client, candidates),
+    enabled,
+    staleTime: 30_000,
+    retry: (count, error) => count < 1 && (error as { code?: number }).code !== 401,
+  });
+  const names = new Set(query.data?.names ?? []);
   // Lists already cached (live) know namespaces that appeared since the last fetch.
   for (const [, state] of client.getQueriesData<ListState>({ queryKey: [...queryKeys.all, "list"] })) {
     if (!state?.items) continue;
     if (state.items.size > 20_000) continue;
     for (const obj of state.items.values()) if (obj.metadata?.namespace) names.add(obj.metadata.namespace);
   }
-  return { namespaces: [...names].sort(), isLoading: query.isLoading, error: query.error };
+  return { namespaces: [...names].sort(), source: query.data?.source, isLoading: query.isLoading, error: query.error };
 }

@@ -43,6 +43,30 @@ describe("startWatch", () => {
     expect(statuses.at(-1)).toBe("relisting");
   });
 
+  it("stops for good on 403 and reports kube's message", async () => {
+    let calls = 0;
+    const statuses: [WatchStatus, string | undefined][] = [];
+    const message = 'configmaps is forbidden: User "dev" cannot watch resource "configmaps" in API group "" in the namespace "x"';
+    const stop = startWatch({
+      url: (rv) => `/w?resourceVersion=${rv}`,
+      resourceVersion: "1",
+      onEvent: () => {},
+      onStatus: (s, d) => statuses.push([s, d]),
+      onExpired: () => {},
+      slots: new WatchSlots(4),
+      fetchImpl: (async () => {
+        calls++;
+        return new Response(JSON.stringify({ kind: "Status", code: 403, reason: "Forbidden", message }), { status: 403 });
+      }) as never,
+      backoffMs: [1],
+    });
+    await waitFor(() => statuses.some(([s]) => s === "error"));
+    await new Promise((r) => setTimeout(r, 30));
+    stop();
+    expect(calls).toBe(1);
+    expect(statuses.at(-1)).toEqual(["error", message]);
+  });
+
   it("reports reconnecting after a network failure and retries from the same version", async () => {
     const urls: string[] = [];
     const statuses: WatchStatus[] = [];

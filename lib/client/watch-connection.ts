@@ -1,6 +1,7 @@
 // Keeps one watch alive: connects from a resourceVersion, reports each event, remembers the newest
 // resourceVersion (events and bookmarks), and reconnects from it after a drop or a server timeout with a
 // growing back-off. A 410 (HTTP status or ERROR event) ends the watch with `onExpired`, and the owner re-lists.
+// A 403 ends it for good with kube's message (permissions do not come back by retrying every few seconds).
 import { apiHeaders, notifyUnauthorized } from "./api-client";
 import { isExpired, type WatchEvent } from "./apply-watch-event";
 import { readWatchStream } from "./watch-stream";
@@ -61,6 +62,11 @@ export function startWatch(options: WatchConnectionOptions): () => void {
       if (response.status === 401) {
         notifyUnauthorized();
         options.onStatus("error", "the session is no longer valid");
+        return "stop";
+      }
+      if (response.status === 403) {
+        const status = (await response.json().catch(() => undefined)) as { message?: string } | undefined;
+        options.onStatus("error", status?.message || "forbidden");
         return "stop";
       }
       if (!response.ok || !response.body) throw new Error(`watch answered ${response.status}`);

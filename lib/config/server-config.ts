@@ -22,6 +22,8 @@ export interface ServerConfig {
   insecureHttp: boolean;
   /** How long (seconds) old resource versions stay readable before compaction. Default 300. */
   compactionWindowSeconds: number;
+  /** Absolute path of a kube-apiserver static token CSV (TOKEN_AUTH_FILE): `token,user,uid,"group1,group2"`. */
+  tokenAuthFile?: string;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -111,6 +113,8 @@ export function loadServerConfig(env: Env = process.env): ServerConfig {
 
   const config: ServerConfig = { host, port, dataDir, databaseUrl, insecureHttp, compactionWindowSeconds };
   if (adminToken !== undefined) config.adminToken = adminToken;
+  const tokenFile = read(env, "TOKEN_AUTH_FILE");
+  if (tokenFile !== undefined) config.tokenAuthFile = path.resolve(tokenFile);
   if (certRaw !== undefined && keyRaw !== undefined) {
     config.tlsCertFile = path.resolve(certRaw);
     config.tlsKeyFile = path.resolve(keyRaw);

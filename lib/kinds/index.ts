@@ -5,6 +5,7 @@ import { configMap } from "./config-map";
 import { endpoints } from "./endpoints";
 import { event } from "./event";
 import { limitRange } from "./limit-range";
+import { namespace } from "./namespace";
 import { persistentVolume } from "./persistent-volume";
 import { persistentVolumeClaim } from "./persistent-volume-claim";
 import { pod } from "./pod";
@@ -13,6 +14,10 @@ import { secret } from "./secret";
 import { securityContextConstraints } from "./security-context-constraints";
 import { service } from "./service";
 import { serviceAccount } from "./service-account";
+import { role } from "./role";
+import { clusterRole } from "./cluster-role";
+import { roleBinding } from "./role-binding";
+import { clusterRoleBinding } from "./cluster-role-binding";
 import type { AnyKind } from "./types";
 
 export type { AnyKind, Column, KindDefinition, KubeObject, NameRule, ObjectMeta } from "./types";
@@ -31,6 +36,11 @@ export const kinds: AnyKind[] = [
   persistentVolumeClaim,
   service,
   serviceAccount,
+  namespace,
+  role,
+  clusterRole,
+  roleBinding,
+  clusterRoleBinding,
 ];
 
 const byPlural = new Map(kinds.map((k) => [k.plural, k]));

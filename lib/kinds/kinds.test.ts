@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { humanDuration } from "./columns";
 import { endpoints, type Endpoints } from "./endpoints";
 import { event, type Event } from "./event";
-import { kindByKind, kindByPlural, kinds } from "./index";
+import { clusterRoleBinding } from "./cluster-role-binding";
+import { apiVersionOf, kindByKind, kindByPlural, kinds } from "./index";
+import { role } from "./role";
+import { roleBinding, type RoleBinding } from "./role-binding";
 import { persistentVolumeClaim, type PersistentVolumeClaim } from "./persistent-volume-claim";
 import { computeQosClass, pod, type Pod } from "./pod";
 import { resourceQuota, type ResourceQuota } from "./resource-quota";
@@ -19,8 +22,8 @@ const cellsByName = (kind: AnyKind, obj: KubeObject) => Object.fromEntries(kind.
 const copy = <T>(value: T): T => structuredClone(value);
 
 describe("kind names", () => {
-  it("has the twelve kinds, each found by plural and by kind", () => {
-    expect(kinds).toHaveLength(12);
+  it("has every kind, each found by plural and by kind", () => {
+    expect(kinds.map((k) => k.kind)).toEqual(expect.arrayContaining(["Pod", "Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"]));
     for (const kind of kinds) {
       expect(kindByPlural(kind.plural)).toBe(kind);
       expect(kindByKind(kind.kind)).toBe(kind);
@@ -58,6 +61,18 @@ describe("kind names", () => {
       PersistentVolumeClaim: ["persistentvolumeclaims", "persistentvolumeclaim", "pvc", "", true, "dns1123-subdomain", true, false, true, "object", "known-only"],
       Service: ["services", "service", "svc", "all", true, "dns1035-label", true, true, true, "object", "label-not-supported"],
       ServiceAccount: ["serviceaccounts", "serviceaccount", "sa", "", true, "dns1123-subdomain", false, false, true, "object", "known-only"],
+      Namespace: ["namespaces", "namespace", "ns", "", false, "dns1123-label", true, false, true, "object", "label-not-supported"],
+      Role: ["roles", "role", "", "", true, "path-segment", false, true, true, "status", "known-only"],
+      ClusterRole: ["clusterroles", "clusterrole", "", "", false, "path-segment", false, true, true, "status", "known-only"],
+      RoleBinding: ["rolebindings", "rolebinding", "", "", true, "path-segment", false, true, true, "status", "known-only"],
+      ClusterRoleBinding: ["clusterrolebindings", "clusterrolebinding", "", "", false, "path-segment", false, true, true, "status", "known-only"],
+    });
+    const groups = Object.fromEntries(kinds.filter((k) => k.group).map((k) => [k.kind, apiVersionOf(k)]));
+    expect(groups).toEqual({
+      Role: "rbac.authorization.k8s.io/v1",
+      ClusterRole: "rbac.authorization.k8s.io/v1",
+      RoleBinding: "rbac.authorization.k8s.io/v1",
+      ClusterRoleBinding: "rbac.authorization.k8s.io/v1",
     });
   });
 
@@ -72,6 +87,7 @@ describe("kind names", () => {
     ]);
     expect(fields.Secret).toEqual(["type"]);
     expect(fields.Service).toEqual(["spec.clusterIP", "spec.type"]);
+    expect(fields.Namespace).toEqual(["status.phase"]);
     for (const kind of ["Endpoints", "SecurityContextConstraints", "LimitRange", "ResourceQuota", "ConfigMap", "PersistentVolume", "PersistentVolumeClaim", "ServiceAccount"]) {
       expect(fields[kind], kind).toEqual([]);
     }
@@ -88,7 +104,7 @@ describe("templates", () => {
   for (const kind of kinds) {
     it(`${kind.kind}: is a ready-to-create object that passes its own hooks and prints every column`, () => {
       const obj = copy(kind.template);
-      expect(obj.apiVersion).toBe("v1");
+      expect(obj.apiVersion).toBe(apiVersionOf(kind));
       expect(obj.kind).toBe(kind.kind);
       expect(obj.metadata.name).toBeTruthy();
       expect(obj.metadata.namespace).toBeUndefined();
@@ -118,6 +134,11 @@ describe("templates", () => {
       PersistentVolumeClaim: ["Name", "Status", "Volume", "Capacity", "Access Modes", "StorageClass", "VolumeAttributesClass", "Age", "VolumeMode*"],
       Service: ["Name", "Type", "Cluster-IP", "External-IP", "Port(s)", "Age", "Selector*"],
       ServiceAccount: ["Name", "Secrets", "Age"],
+      Namespace: ["Name", "Status", "Age"],
+      Role: ["Name", "Created At"],
+      ClusterRole: ["Name", "Created At"],
+      RoleBinding: ["Name", "Role", "Age", "Users*", "Groups*", "ServiceAccounts*"],
+      ClusterRoleBinding: ["Name", "Role", "Age", "Users*", "Groups*", "ServiceAccounts*"],
     });
     for (const kind of kinds) {
       const formatted = kind.columns.filter((c) => c.format === "name").map((c) => c.name);
@@ -375,5 +396,31 @@ describe("service account", () => {
     const sa: ServiceAccount = { metadata: { name: "sa" }, secrets: [{ name: "token", namespace: "x", uid: "1", kind: "Secret" }, { uid: "2" }] };
     serviceAccount.canonicalize!(sa);
     expect(sa.secrets).toEqual([{ name: "token" }, {}]);
+  });
+});
+
+describe("rbac", () => {
+  it("prints roles as the default table convertor does: name and creation time", () => {
+    const r = copy(role.template);
+    expect(cells(role, r)).toEqual(["pod-reader", "0001-01-01T00:00:00Z"]);
+    r.metadata.creationTimestamp = "2025-01-01T11:58:20.123Z";
+    expect(cells(role, r)).toEqual(["pod-reader", "2025-01-01T11:58:20Z"]);
+  });
+
+  it("prints bindings with Kind/name of the role and, wide, their subjects by kind", () => {
+    const b: RoleBinding = {
+      metadata: { name: "b", creationTimestamp: ago(90) },
+      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "view" },
+      subjects: [
+        { kind: "User", name: "jane" },
+        { kind: "ServiceAccount", name: "builder", namespace: "ci" },
+        { kind: "Group", name: "devs" },
+        { kind: "User", name: "joe" },
+        { kind: "ServiceAccount", name: "default" },
+      ],
+    };
+    expect(cells(roleBinding, b)).toEqual(["b", "ClusterRole/view", "90s", "jane, joe", "devs", "ci/builder, /default"]);
+    expect(cells(clusterRoleBinding, { metadata: { name: "c" }, roleRef: { apiGroup: "", kind: "ClusterRole", name: "admin" } }))
+      .toEqual(["c", "ClusterRole/admin", "<unknown>", "", "", ""]);
   });
 });

@@ -1,5 +1,6 @@
 // The OpenAPI documents kube-apiserver serves and kubectl reads: /openapi/v3 (index), /openapi/v3/api,
-// /openapi/v3/api/v1 (OpenAPI 3.0) and /openapi/v2 (Swagger 2.0, JSON). Built once from the kind list and memoised.
+// /openapi/v3/api/v1 and /openapi/v3/apis/<group>/v1 (OpenAPI 3.0), and /openapi/v2 (Swagger 2.0, JSON, every
+// group). Built once from the kind list and memoised.
 import { kinds } from "../kinds";
 import type { AnyKind } from "../kinds/types";
 import { metaType } from "../kinds/schema/names";
@@ -8,23 +9,35 @@ import type { ObjectSchema } from "../kinds/schema/schema";
 import { Emitter, type JsonSchema } from "./emit";
 import { contentHash } from "./hash";
 import { apiResourceList, apiVersions, deleteOptions, listSchema, patch, watchEvent } from "./meta-types";
-import { consumes, kindPaths, PATH_PARAMETER_DESCRIPTIONS, PRETTY, produces, type Operation, type PathItem, type QueryParameter } from "./paths";
+import {
+  consumes, kindComponent, kindPaths, operationGroup, operationTag, PATH_PARAMETER_DESCRIPTIONS, PRETTY, produces,
+  type Operation, type PathItem, type QueryParameter,
+} from "./paths";
 
 const TITLE = "Kubernetes";
 const VERSION = "v1.32.0";
-const TAG = "core_v1";
 const BEARER = { type: "apiKey", in: "header", name: "authorization", description: "Bearer token: `Authorization: Bearer <token>`." };
 
+type KindSchema = ObjectSchema & { gvk: { group: string; version: string; kind: string } };
+
 /** The kinds with their schemas (a kind without one is served without a schema in the documents). */
-function kindSchema(kind: AnyKind): ObjectSchema & { gvk: { group: string; version: string; kind: string } } {
+function kindSchema(kind: AnyKind): KindSchema {
   const s = kind.schema;
-  if (s?.type === "object" && s.gvk) return s as ObjectSchema & { gvk: { group: string; version: string; kind: string } };
-  return { type: "object", properties: {}, name: `io.k8s.api.core.v1.${kind.kind}`, gvk: { group: "", version: "v1", kind: kind.kind } };
+  if (s?.type === "object" && s.gvk) return s as KindSchema;
+  return { type: "object", properties: {}, name: kindComponent(kind), gvk: { group: kind.group ?? "", version: "v1", kind: kind.kind } };
 }
 
-/** Registers every component the core/v1 operations use, kinds first. */
-function registerComponents(emitter: Emitter): void {
-  for (const kind of kinds) {
+/** The kinds of one group ("" = core). */
+const kindsOf = (group: string) => kinds.filter((k) => (k.group ?? "") === group);
+
+/** The groups other than core that have kinds, in name order. */
+function namedGroups(): string[] {
+  return [...new Set(kinds.map((k) => k.group ?? "").filter((g) => g))].sort();
+}
+
+/** Registers every component the operations of `of` use, kinds first. */
+function registerComponents(emitter: Emitter, of: AnyKind[]): void {
+  for (const kind of of) {
     const s = kindSchema(kind);
     emitter.value(s);
     emitter.value(listSchema(s));
@@ -35,9 +48,10 @@ function registerComponents(emitter: Emitter): void {
 const sortKeys = <T>(record: Record<string, T>): Record<string, T> =>
   Object.fromEntries(Object.keys(record).sort().map((k) => [k, record[k]]));
 
-function allPathItems(): PathItem[] {
-  return kinds.flatMap(kindPaths);
-}
+/** `/api/v1/` or `/apis/<group>/v1/`: the group version's own discovery operation. */
+const groupVersionRoot = (group: string) => (group ? `/apis/${group}/v1/` : "/api/v1/");
+
+const gvkOf = (o: Operation) => ({ group: o.group, kind: o.kind, version: "v1" });
 
 // --- OpenAPI 3.0 ----------------------------------------------------------------------------------------------------
 
@@ -50,7 +64,7 @@ function v3Content(mediaTypes: string[], ref: string): JsonSchema {
 }
 
 function v3Operation(o: Operation, emitter: Emitter): JsonSchema {
-  const out: JsonSchema = { tags: [TAG], description: o.description, operationId: o.operationId };
+  const out: JsonSchema = { tags: [operationTag(o.group)], description: o.description, operationId: o.operationId };
   if (o.query.length) out.parameters = o.query.map(v3Parameter);
   if (o.body) out.requestBody = { content: v3Content(consumes(o), emitter.ref(o.body.component)), required: o.body.required };
   const responses: JsonSchema = {};
@@ -58,7 +72,7 @@ function v3Operation(o: Operation, emitter: Emitter): JsonSchema {
   responses["401"] = { description: "Unauthorized" };
   out.responses = responses;
   out["x-kubernetes-action"] = o.action;
-  out["x-kubernetes-group-version-kind"] = { group: "", kind: o.kind, version: "v1" };
+  out["x-kubernetes-group-version-kind"] = gvkOf(o);
   return out;
 }
 
@@ -96,20 +110,31 @@ const discoveryOperation = (operationId: string, description: string, ref: strin
   responses: { "200": { description: "OK", content: v3Content(["application/json", "application/yaml"], ref) }, "401": { description: "Unauthorized" } },
 });
 
-let coreV1: JsonSchema | undefined;
+const groupVersionDocs = new Map<string, JsonSchema>();
 
-/** `/openapi/v3/api/v1`: the core/v1 group version, every kind's operations and schemas. */
-export function openapiV3CoreV1(): JsonSchema {
-  if (coreV1) return coreV1;
+/** `/openapi/v3/api/v1` (group "") or `/openapi/v3/apis/<group>/v1`: one group version's operations and schemas. */
+export function openapiV3GroupVersion(group: string): JsonSchema {
+  const known = groupVersionDocs.get(group);
+  if (known) return known;
   const emitter = new Emitter("v3");
-  registerComponents(emitter);
+  const of = kindsOf(group);
+  registerComponents(emitter, of);
   emitter.value(apiResourceList);
+  const id = operationGroup(group);
   const paths: Record<string, JsonSchema> = {
-    "/api/v1/": { get: discoveryOperation("getCoreV1APIResources", "get available resources", emitter.ref(metaType("APIResourceList")), TAG) },
+    [groupVersionRoot(group)]: {
+      get: discoveryOperation(`get${id}APIResources`, "get available resources", emitter.ref(metaType("APIResourceList")), operationTag(group)),
+    },
   };
-  for (const item of allPathItems()) paths[item.path] = v3PathItem(item, emitter);
-  coreV1 = v3Document(paths, emitter.components);
-  return coreV1;
+  for (const item of of.flatMap(kindPaths)) paths[item.path] = v3PathItem(item, emitter);
+  const doc = v3Document(paths, emitter.components);
+  groupVersionDocs.set(group, doc);
+  return doc;
+}
+
+/** `/openapi/v3/api/v1`: the core/v1 group version, every core kind's operations and schemas. */
+export function openapiV3CoreV1(): JsonSchema {
+  return openapiV3GroupVersion("");
 }
 
 let coreApi: JsonSchema | undefined;
@@ -130,12 +155,14 @@ let index: JsonSchema | undefined;
 
 /** `/openapi/v3`: where each group version's document is, with a content hash kubectl uses as a cache key. */
 export function openapiV3Index(): JsonSchema {
-  index ??= {
-    paths: {
-      api: { serverRelativeURL: `/openapi/v3/api?hash=${contentHash(JSON.stringify(openapiV3Api()))}` },
-      "api/v1": { serverRelativeURL: `/openapi/v3/api/v1?hash=${contentHash(JSON.stringify(openapiV3CoreV1()))}` },
-    },
+  if (index) return index;
+  const url = (path: string, doc: JsonSchema) => ({ serverRelativeURL: `/openapi/v3/${path}?hash=${contentHash(JSON.stringify(doc))}` });
+  const paths: Record<string, JsonSchema> = {
+    api: url("api", openapiV3Api()),
+    "api/v1": url("api/v1", openapiV3CoreV1()),
   };
+  for (const group of namedGroups()) paths[`apis/${group}/v1`] = url(`apis/${group}/v1`, openapiV3GroupVersion(group));
+  index = { paths };
   return index;
 }
 
@@ -157,23 +184,23 @@ function v2Operation(o: Operation, emitter: Emitter): JsonSchema {
     consumes: consumes(o),
     produces: produces(o),
     schemes: ["https"],
-    tags: [TAG],
+    tags: [operationTag(o.group)],
     operationId: o.operationId,
   };
   if (parameters.length) out.parameters = parameters;
   out.responses = responses;
   out["x-kubernetes-action"] = o.action;
-  out["x-kubernetes-group-version-kind"] = { group: "", kind: o.kind, version: "v1" };
+  out["x-kubernetes-group-version-kind"] = gvkOf(o);
   return out;
 }
 
 let swagger: JsonSchema | undefined;
 
-/** `/openapi/v2` as JSON: the same operations and definitions (`#/definitions/io.k8s.api.core.v1.Pod`). */
+/** `/openapi/v2` as JSON: every group's operations and definitions (`#/definitions/io.k8s.api.core.v1.Pod`). */
 export function openapiV2(): JsonSchema {
   if (swagger) return swagger;
   const emitter = new Emitter("v2");
-  registerComponents(emitter);
+  registerComponents(emitter, kinds);
   emitter.value(apiResourceList);
   emitter.value(apiVersions);
   const discovery = (operationId: string, description: string, ref: string, tag: string): JsonSchema => ({
@@ -187,9 +214,12 @@ export function openapiV2(): JsonSchema {
   });
   const paths: Record<string, JsonSchema> = {
     "/api/": { get: discovery("getCoreAPIVersions", "get available API versions", emitter.ref(metaType("APIVersions")), "core") },
-    "/api/v1/": { get: discovery("getCoreV1APIResources", "get available resources", emitter.ref(metaType("APIResourceList")), TAG) },
   };
-  for (const item of allPathItems()) {
+  for (const group of ["", ...namedGroups()]) {
+    const id = operationGroup(group);
+    paths[groupVersionRoot(group)] = { get: discovery(`get${id}APIResources`, "get available resources", emitter.ref(metaType("APIResourceList")), operationTag(group)) };
+  }
+  for (const item of kinds.flatMap(kindPaths)) {
     const out: JsonSchema = {};
     for (const o of item.operations) out[o.method] = v2Operation(o, emitter);
     const kind = item.operations[0].kind;
@@ -213,8 +243,9 @@ export function openapiV2(): JsonSchema {
 // --- serving --------------------------------------------------------------------------------------------------------
 
 /**
- * The document at `/openapi/<version>[/<path>]`: v2 → Swagger 2.0; v3 with path "" → the index, "api" and
- * "api/v1" → the group documents. Undefined for anything else (answer 404). Query strings are not part of `path`.
+ * The document at `/openapi/<version>[/<path>]`: v2 → Swagger 2.0; v3 with path "" → the index, "api", "api/v1"
+ * and "apis/<group>/v1" → the group version documents. Undefined for anything else (answer 404). Query strings
+ * are not part of `path`.
  */
 export function openapiDocument(version: "v2" | "v3", path: string): unknown | undefined {
   const p = path.replace(/^\/+|\/+$/g, "");
@@ -222,5 +253,7 @@ export function openapiDocument(version: "v2" | "v3", path: string): unknown | u
   if (p === "") return openapiV3Index();
   if (p === "api") return openapiV3Api();
   if (p === "api/v1") return openapiV3CoreV1();
+  const group = /^apis\/([^/]+)\/v1$/.exec(p)?.[1];
+  if (group && namedGroups().includes(group)) return openapiV3GroupVersion(group);
   return undefined;
 }

@@ -1,7 +1,7 @@
 // JSON Schema (draft-07) of one kind, for the console's YAML editor (monaco-yaml): completion, hover text and
 // validation from the same schema the server uses. Unknown fields are flagged (the server refuses them with
 // fieldValidation=Strict); quantities and int-or-string fields accept numbers and strings; timestamps accept null.
-import { kindByKind, kindByPlural } from "../kinds";
+import { apiVersionOf, kindByKind, kindByPlural } from "../kinds";
 import type { AnyKind } from "../kinds/types";
 import { Emitter, type JsonSchema } from "./emit";
 
@@ -19,7 +19,7 @@ export function jsonSchemaFor(kind: AnyKind | string): JsonSchema | undefined {
   const name = ref?.slice("#/definitions/".length);
   const root: JsonSchema = name ? { ...emitter.components[name] } : emitter.value(schema);
   const properties = { ...(root.properties as Record<string, JsonSchema>) };
-  properties.apiVersion = { ...properties.apiVersion, enum: ["v1"] };
+  properties.apiVersion = { ...properties.apiVersion, enum: [apiVersionOf(k)] };
   properties.kind = { ...properties.kind, enum: [k.kind] };
   const out: JsonSchema = {
     $schema: "http://json-schema.org/draft-07/schema#",

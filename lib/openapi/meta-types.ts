@@ -4,21 +4,22 @@ import { listMeta } from "../kinds/schema/object-meta";
 import { coreType, metaType, RAW_EXTENSION_TYPE } from "../kinds/schema/names";
 import { arr, bool, describe, int64, obj, str, type ObjectSchema } from "../kinds/schema/schema";
 
-/** `<Kind>List`: what list operations answer. */
-export function listSchema(kind: ObjectSchema & { gvk: { kind: string } }): ObjectSchema {
+/** `<Kind>List`: what list operations answer, named and grouped like the kind (`io.k8s.api.rbac.v1.RoleList`). */
+export function listSchema(kind: ObjectSchema & { gvk: { group: string; kind: string } }): ObjectSchema {
   const listKind = `${kind.gvk.kind}List`;
+  const apiVersion = kind.gvk.group ? `${kind.gvk.group}/v1` : "v1";
   return obj(
     {
-      apiVersion: str({ description: "Versioned schema of this representation; always v1." }),
+      apiVersion: str({ description: `Versioned schema of this representation; always ${apiVersion}.` }),
       items: arr(kind, { description: `The ${kind.gvk.kind} objects.` }),
       kind: str({ description: `Always ${listKind}.` }),
       metadata: describe(listMeta, "List metadata: resourceVersion to watch from, continue token for the next page."),
     },
     {
-      name: coreType(listKind),
+      name: kind.name ? `${kind.name}List` : coreType(listKind),
       description: `A list of ${kind.gvk.kind} objects.`,
       required: ["items"],
-      gvk: { group: "", version: "v1", kind: listKind },
+      gvk: { group: kind.gvk.group, version: "v1", kind: listKind },
     },
   );
 }

@@ -1,12 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { kinds } from "../kinds";
-import { jsonSchemaFor, openapiDocument, openapiV2, openapiV3Api, openapiV3CoreV1, openapiV3Index } from "./index";
+import { jsonSchemaFor, openapiDocument, openapiV2, openapiV3Api, openapiV3CoreV1, openapiV3GroupVersion, openapiV3Index } from "./index";
 
 type Json = Record<string, any>;
 
 const v3 = openapiV3CoreV1() as Json;
 const v2 = openapiV2() as Json;
 const schemas = v3.components.schemas as Record<string, Json>;
+const coreKinds = kinds.filter((k) => !k.group);
+const RBAC = "rbac.authorization.k8s.io";
+const rbac = openapiV3GroupVersion(RBAC) as Json;
+const rbacSchemas = rbac.components.schemas as Record<string, Json>;
 
 /** Every `$ref` in `doc` resolves to a definition under `prefix`. */
 function unresolvedRefs(doc: Json, defs: Record<string, unknown>, prefix: string): string[] {
@@ -29,8 +33,8 @@ const patchOperations = (doc: Json) =>
   Object.entries(doc.paths as Record<string, Json>).filter(([, item]) => item.patch).map(([path, item]) => ({ path, op: item.patch as Json }));
 
 describe("OpenAPI v3 (/openapi/v3/api/v1)", () => {
-  it("every kind has PATCH operations declaring fieldValidation, dryRun and fieldManager, tagged with the kind's GVK", () => {
-    for (const kind of kinds) {
+  it("every core kind has PATCH operations declaring fieldValidation, dryRun and fieldManager, tagged with the kind's GVK", () => {
+    for (const kind of coreKinds) {
       const ops = patchOperations(v3).filter(({ op }) => op["x-kubernetes-group-version-kind"].kind === kind.kind);
       expect(ops.length, kind.kind).toBe(kind.hasStatus ? 2 : 1);
       for (const { path, op } of ops) {
@@ -84,7 +88,7 @@ describe("OpenAPI v3 (/openapi/v3/api/v1)", () => {
   });
 
   it("publishes kind, list and meta components with kube's names and GVK extensions", () => {
-    for (const kind of kinds) {
+    for (const kind of coreKinds) {
       expect(schemas[`io.k8s.api.core.v1.${kind.kind}`]["x-kubernetes-group-version-kind"]).toEqual([{ group: "", kind: kind.kind, version: "v1" }]);
       expect(schemas[`io.k8s.api.core.v1.${kind.kind}List`]["x-kubernetes-group-version-kind"]).toEqual([{ group: "", kind: `${kind.kind}List`, version: "v1" }]);
     }
@@ -138,7 +142,8 @@ describe("OpenAPI v3 (/openapi/v3/api/v1)", () => {
 describe("OpenAPI v3 index and /api document", () => {
   it("points at the group documents with a content hash", () => {
     const index = openapiV3Index() as Json;
-    expect(Object.keys(index.paths).sort()).toEqual(["api", "api/v1"]);
+    expect(Object.keys(index.paths).sort()).toEqual(["api", "api/v1", `apis/${RBAC}/v1`]);
+    expect(index.paths[`apis/${RBAC}/v1`].serverRelativeURL).toMatch(/^\/openapi\/v3\/apis\/rbac\.authorization\.k8s\.io\/v1\?hash=[0-9A-F]{32}$/);
     expect(index.paths["api/v1"].serverRelativeURL).toMatch(/^\/openapi\/v3\/api\/v1\?hash=[0-9A-F]{32}$/);
     expect(index.paths.api.serverRelativeURL).toMatch(/^\/openapi\/v3\/api\?hash=[0-9A-F]{32}$/);
     const api = openapiV3Api() as Json;
@@ -152,8 +157,67 @@ describe("OpenAPI v3 index and /api document", () => {
     expect(openapiDocument("v3", "/api/v1/")).toBe(v3);
     expect(openapiDocument("v3", "api")).toBe(openapiV3Api());
     expect(openapiDocument("v2", "")).toBe(v2);
+    expect(openapiDocument("v3", `apis/${RBAC}/v1`)).toBe(rbac);
     expect(openapiDocument("v3", "apis/apps/v1")).toBeUndefined();
+    expect(openapiDocument("v3", `apis/${RBAC}/v2`)).toBeUndefined();
     expect(openapiDocument("v2", "x")).toBeUndefined();
+  });
+});
+
+describe(`OpenAPI v3 for API groups (/openapi/v3/apis/${RBAC}/v1)`, () => {
+  const rbacKinds = kinds.filter((k) => k.group === RBAC);
+
+  it("holds exactly the group's kinds, none of the core ones, with every reference resolved", () => {
+    expect(rbacKinds.map((k) => k.kind).sort()).toEqual(["ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"]);
+    expect(Object.keys(rbac.paths).every((p) => p.startsWith(`/apis/${RBAC}/v1/`))).toBe(true);
+    expect(Object.keys(rbacSchemas).some((n) => n.startsWith("io.k8s.api.core.v1."))).toBe(false);
+    expect(Object.keys(v3.paths).some((p) => p.includes(RBAC))).toBe(false);
+    expect(schemas["io.k8s.api.rbac.v1.Role"]).toBeUndefined();
+    expect(unresolvedRefs(rbac, rbacSchemas, "#/components/schemas/")).toEqual([]);
+  });
+
+  it("uses kube's paths, operationIds, tags and group-version-kind", () => {
+    const base = `/apis/${RBAC}/v1`;
+    expect(rbac.paths[`${base}/`].get.operationId).toBe("getRbacAuthorizationV1APIResources");
+    const ids = (path: string) => Object.fromEntries(Object.entries(rbac.paths[path] as Json).filter(([m]) => m !== "parameters").map(([m, o]) => [m, (o as Json).operationId]));
+    expect(ids(`${base}/namespaces/{namespace}/roles`)).toEqual({
+      get: "listRbacAuthorizationV1NamespacedRole", post: "createRbacAuthorizationV1NamespacedRole", delete: "deleteRbacAuthorizationV1CollectionNamespacedRole",
+    });
+    expect(ids(`${base}/namespaces/{namespace}/rolebindings/{name}`)).toEqual({
+      get: "readRbacAuthorizationV1NamespacedRoleBinding", put: "replaceRbacAuthorizationV1NamespacedRoleBinding",
+      delete: "deleteRbacAuthorizationV1NamespacedRoleBinding", patch: "patchRbacAuthorizationV1NamespacedRoleBinding",
+    });
+    expect(ids(`${base}/clusterroles`)).toEqual({
+      get: "listRbacAuthorizationV1ClusterRole", post: "createRbacAuthorizationV1ClusterRole", delete: "deleteRbacAuthorizationV1CollectionClusterRole",
+    });
+    expect(ids(`${base}/roles`).get).toBe("listRbacAuthorizationV1RoleForAllNamespaces");
+    expect(ids(`${base}/watch/namespaces/{namespace}/roles`).get).toBe("watchRbacAuthorizationV1NamespacedRoleList");
+    expect(ids(`${base}/watch/clusterrolebindings/{name}`).get).toBe("watchRbacAuthorizationV1ClusterRoleBinding");
+    expect(Object.keys(rbac.paths).some((p) => p.endsWith("/status"))).toBe(false);
+    for (const kind of rbacKinds) {
+      const ops = patchOperations(rbac).filter(({ op }) => op["x-kubernetes-group-version-kind"].kind === kind.kind);
+      expect(ops.length, kind.kind).toBe(1);
+      expect(ops[0].op["x-kubernetes-group-version-kind"]).toEqual({ group: RBAC, kind: kind.kind, version: "v1" });
+      expect(ops[0].op.tags).toEqual(["rbacAuthorization_v1"]);
+      expect((ops[0].op.parameters as Json[]).map((p) => p.name)).toContain("fieldValidation");
+      expect(Object.keys(ops[0].op.requestBody.content)).toContain("application/strategic-merge-patch+json");
+    }
+  });
+
+  it("names components io.k8s.api.rbac.v1.* with the group in their GVK, for kubectl explain", () => {
+    for (const kind of rbacKinds) {
+      expect(rbacSchemas[`io.k8s.api.rbac.v1.${kind.kind}`]["x-kubernetes-group-version-kind"]).toEqual([{ group: RBAC, kind: kind.kind, version: "v1" }]);
+      expect(rbacSchemas[`io.k8s.api.rbac.v1.${kind.kind}List`]["x-kubernetes-group-version-kind"]).toEqual([{ group: RBAC, kind: `${kind.kind}List`, version: "v1" }]);
+    }
+    expect(rbacSchemas["io.k8s.api.rbac.v1.Role"].properties.rules).toMatchObject({
+      type: "array", items: { $ref: "#/components/schemas/io.k8s.api.rbac.v1.PolicyRule" }, "x-kubernetes-list-type": "atomic",
+    });
+    expect(rbacSchemas["io.k8s.api.rbac.v1.Role"].properties.rules["x-kubernetes-patch-merge-key"]).toBeUndefined();
+    expect(rbacSchemas["io.k8s.api.rbac.v1.PolicyRule"]).toMatchObject({ required: ["verbs"], properties: { verbs: { type: "array", items: { type: "string" } } } });
+    expect(rbacSchemas["io.k8s.api.rbac.v1.RoleRef"].required).toEqual(["apiGroup", "kind", "name"]);
+    expect(rbacSchemas["io.k8s.api.rbac.v1.ClusterRole"].properties.aggregationRule.allOf).toEqual([{ $ref: "#/components/schemas/io.k8s.api.rbac.v1.AggregationRule" }]);
+    expect(rbacSchemas["io.k8s.api.rbac.v1.AggregationRule"].properties.clusterRoleSelectors.items).toEqual({ $ref: "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector" });
+    expect(rbacSchemas["io.k8s.api.rbac.v1.RoleBinding"].required).toEqual(["roleRef"]);
   });
 });
 
@@ -165,6 +229,10 @@ describe("OpenAPI v2 (/openapi/v2, JSON)", () => {
     const patch = v2.paths["/api/v1/namespaces/{namespace}/configmaps/{name}"].patch;
     expect(patch.consumes).toContain("application/strategic-merge-patch+json");
     expect(patch.parameters.map((p: Json) => p.name)).toEqual(expect.arrayContaining(["body", "fieldValidation", "dryRun", "fieldManager"]));
+    expect(v2.definitions["io.k8s.api.rbac.v1.ClusterRoleBinding"]["x-kubernetes-group-version-kind"]).toEqual([{ group: RBAC, kind: "ClusterRoleBinding", version: "v1" }]);
+    expect(v2.paths[`/apis/${RBAC}/v1/namespaces/{namespace}/roles/{name}`].patch.operationId).toBe("patchRbacAuthorizationV1NamespacedRole");
+    expect(v2.paths[`/apis/${RBAC}/v1/`].get.operationId).toBe("getRbacAuthorizationV1APIResources");
+    expect(v2.paths["/api/v1/"].get.operationId).toBe("getCoreV1APIResources");
     expect(v2.definitions["io.k8s.api.core.v1.Pod"].properties.metadata).toEqual({
       $ref: "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta", description: expect.any(String),
     });
@@ -177,7 +245,7 @@ describe("jsonSchemaFor", () => {
       const s = jsonSchemaFor(kind) as Json;
       expect(s.$schema).toBe("http://json-schema.org/draft-07/schema#");
       expect(s.properties.kind.enum).toEqual([kind.kind]);
-      expect(s.properties.apiVersion.enum).toEqual(["v1"]);
+      expect(s.properties.apiVersion.enum).toEqual([kind.group ? `${kind.group}/v1` : "v1"]);
       expect(s.additionalProperties).toBe(false);
       expect(unresolvedRefs(s, s.definitions, "#/definitions/")).toEqual([]);
       expect(JSON.stringify(s)).not.toContain("x-kubernetes");

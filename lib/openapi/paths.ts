@@ -2,6 +2,7 @@
 // kube-apiserver's shape: operationIds like `patchCoreV1NamespacedPod`, `x-kubernetes-action` and
 // `x-kubernetes-group-version-kind` on each operation, query parameters declared on the operation itself (kubectl
 // looks for `fieldValidation` among a PATCH operation's own parameters to switch to server-side validation).
+import { groupVersionPath } from "../kinds";
 import type { AnyKind } from "../kinds/types";
 import { coreType, metaType } from "../kinds/schema/names";
 
@@ -19,6 +20,8 @@ export interface Operation {
   operationId: string;
   description: string;
   action: Action;
+  /** API group of the kind ("" for core). */
+  group: string;
   kind: string;
   query: QueryParameter[];
   /** Request body component: the object, a patch, DeleteOptions. */
@@ -87,31 +90,61 @@ const ok = (component: string) => ({ code: 200, description: "OK", component });
 const created = (component: string) => ({ code: 201, description: "Created", component });
 const accepted = (component: string) => ({ code: 202, description: "Accepted", component });
 
+/**
+ * kube's operationId infix of a group version: `CoreV1`, `RbacAuthorizationV1` (the group without `.k8s.io`,
+ * camel-cased at dots and dashes).
+ */
+export function operationGroup(group: string): string {
+  if (!group) return "CoreV1";
+  const words = group.replace(/\.k8s\.io$/, "").split(/[.-]/);
+  return `${words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("")}V1`;
+}
+
+/** kube's tag of a group version's operations: `core_v1`, `rbacAuthorization_v1`. */
+export function operationTag(group: string): string {
+  const id = operationGroup(group).slice(0, -"V1".length);
+  return `${id.charAt(0).toLowerCase()}${id.slice(1)}_v1`;
+}
+
+/** Component name of a kind's schema (its declared name; core/v1's spelling for a kind without a schema). */
+export function kindComponent(kind: AnyKind): string {
+  const s = kind.schema;
+  return s?.type === "object" && s.name ? s.name : coreType(kind.kind);
+}
+
 /** The paths and operations of one kind. */
 export function kindPaths(kind: AnyKind): PathItem[] {
   const K = kind.kind;
-  const obj = coreType(K);
-  const list = coreType(`${K}List`);
+  const G = kind.group ?? "";
+  const gv = groupVersionPath(kind);
+  const id = operationGroup(G);
+  const obj = kindComponent(kind);
+  const list = `${obj}List`;
   const ns = kind.namespaced ? "Namespaced" : "";
-  const base = kind.namespaced ? `/api/v1/namespaces/{namespace}/${kind.plural}` : `/api/v1/${kind.plural}`;
+  const base = kind.namespaced ? `${gv}/namespaces/{namespace}/${kind.plural}` : `${gv}/${kind.plural}`;
   const scopeParams: ("namespace")[] = kind.namespaced ? ["namespace"] : [];
   const a = /^[AEIOU]/.test(K) ? "an" : "a";
   const deleted = kind.deleteReturns === "status" ? STATUS : obj;
   const collectionDeleted = kind.deleteCollectionReturns === "status" ? STATUS : list;
-  const op = (o: Omit<Operation, "kind">): Operation => ({ ...o, kind: K });
+  const op = (o: Omit<Operation, "kind" | "group">): Operation => ({ ...o, group: G, kind: K });
+  const watchItem = (path: string, pathParameters: PathItem["pathParameters"], operationId: string, action: Action, description: string): PathItem => ({
+    path,
+    pathParameters,
+    operations: [op({ method: "get", operationId, action, description, query: LIST_QUERY, responses: [ok(WATCH_EVENT)], stream: true })],
+  });
 
   const items: PathItem[] = [
     {
       path: base,
       pathParameters: scopeParams,
       operations: [
-        op({ method: "get", operationId: `listCoreV1${ns}${K}`, action: "list", description: `list or watch objects of kind ${K}`, query: LIST_QUERY, responses: [ok(list)], stream: true }),
+        op({ method: "get", operationId: `list${id}${ns}${K}`, action: "list", description: `list or watch objects of kind ${K}`, query: LIST_QUERY, responses: [ok(list)], stream: true }),
         op({
-          method: "post", operationId: `createCoreV1${ns}${K}`, action: "post", description: `create ${a} ${K}`, query: WRITE_QUERY,
+          method: "post", operationId: `create${id}${ns}${K}`, action: "post", description: `create ${a} ${K}`, query: WRITE_QUERY,
           body: { component: obj, required: true }, responses: [ok(obj), created(obj), accepted(obj)],
         }),
         op({
-          method: "delete", operationId: `deleteCoreV1Collection${ns}${K}`, action: "deletecollection", description: `delete collection of ${K}`,
+          method: "delete", operationId: `delete${id}Collection${ns}${K}`, action: "deletecollection", description: `delete collection of ${K}`,
           query: DELETE_COLLECTION_QUERY, body: { component: DELETE_OPTIONS, required: false }, responses: [ok(collectionDeleted)],
         }),
       ],
@@ -120,17 +153,17 @@ export function kindPaths(kind: AnyKind): PathItem[] {
       path: `${base}/{name}`,
       pathParameters: [...scopeParams, "name"],
       operations: [
-        op({ method: "get", operationId: `readCoreV1${ns}${K}`, action: "get", description: `read the specified ${K}`, query: READ_QUERY, responses: [ok(obj)] }),
+        op({ method: "get", operationId: `read${id}${ns}${K}`, action: "get", description: `read the specified ${K}`, query: READ_QUERY, responses: [ok(obj)] }),
         op({
-          method: "put", operationId: `replaceCoreV1${ns}${K}`, action: "put", description: `replace the specified ${K}`, query: WRITE_QUERY,
+          method: "put", operationId: `replace${id}${ns}${K}`, action: "put", description: `replace the specified ${K}`, query: WRITE_QUERY,
           body: { component: obj, required: true }, responses: [ok(obj), created(obj)],
         }),
         op({
-          method: "delete", operationId: `deleteCoreV1${ns}${K}`, action: "delete", description: `delete ${a} ${K}`, query: DELETE_QUERY,
+          method: "delete", operationId: `delete${id}${ns}${K}`, action: "delete", description: `delete ${a} ${K}`, query: DELETE_QUERY,
           body: { component: DELETE_OPTIONS, required: false }, responses: [ok(deleted), accepted(deleted)],
         }),
         op({
-          method: "patch", operationId: `patchCoreV1${ns}${K}`, action: "patch", description: `partially update the specified ${K}`, query: PATCH_QUERY,
+          method: "patch", operationId: `patch${id}${ns}${K}`, action: "patch", description: `partially update the specified ${K}`, query: PATCH_QUERY,
           body: { component: PATCH, patch: true, required: true }, responses: [ok(obj), created(obj)],
         }),
       ],
@@ -142,13 +175,13 @@ export function kindPaths(kind: AnyKind): PathItem[] {
       path: `${base}/{name}/status`,
       pathParameters: [...scopeParams, "name"],
       operations: [
-        op({ method: "get", operationId: `readCoreV1${ns}${K}Status`, action: "get", description: `read status of the specified ${K}`, query: [], responses: [ok(obj)] }),
+        op({ method: "get", operationId: `read${id}${ns}${K}Status`, action: "get", description: `read status of the specified ${K}`, query: [], responses: [ok(obj)] }),
         op({
-          method: "put", operationId: `replaceCoreV1${ns}${K}Status`, action: "put", description: `replace status of the specified ${K}`, query: WRITE_QUERY,
+          method: "put", operationId: `replace${id}${ns}${K}Status`, action: "put", description: `replace status of the specified ${K}`, query: WRITE_QUERY,
           body: { component: obj, required: true }, responses: [ok(obj), created(obj)],
         }),
         op({
-          method: "patch", operationId: `patchCoreV1${ns}${K}Status`, action: "patch", description: `partially update status of the specified ${K}`, query: PATCH_QUERY,
+          method: "patch", operationId: `patch${id}${ns}${K}Status`, action: "patch", description: `partially update status of the specified ${K}`, query: PATCH_QUERY,
           body: { component: PATCH, patch: true, required: true }, responses: [ok(obj), created(obj)],
         }),
       ],
@@ -157,37 +190,29 @@ export function kindPaths(kind: AnyKind): PathItem[] {
 
   if (kind.namespaced) {
     items.push({
-      path: `/api/v1/${kind.plural}`,
+      path: `${gv}/${kind.plural}`,
       pathParameters: [],
       operations: [
-        op({ method: "get", operationId: `listCoreV1${K}ForAllNamespaces`, action: "list", description: `list or watch objects of kind ${K}`, query: LIST_QUERY, responses: [ok(list)], stream: true }),
+        op({ method: "get", operationId: `list${id}${K}ForAllNamespaces`, action: "list", description: `list or watch objects of kind ${K}`, query: LIST_QUERY, responses: [ok(list)], stream: true }),
         // Cluster Core also creates on the unscoped path, in the namespace the body names (or default).
         op({
-          method: "post", operationId: `createCoreV1${K}ForAllNamespaces`, action: "post", description: `create ${a} ${K} in the namespace its metadata names`,
+          method: "post", operationId: `create${id}${K}ForAllNamespaces`, action: "post", description: `create ${a} ${K} in the namespace its metadata names`,
           query: WRITE_QUERY, body: { component: obj, required: true }, responses: [ok(obj), created(obj), accepted(obj)],
         }),
       ],
     });
     items.push(
-      watchItem(`/api/v1/watch/namespaces/{namespace}/${kind.plural}`, ["namespace"], `watchCoreV1Namespaced${K}List`, "watchlist", `watch individual changes to a list of ${K}`, K),
-      watchItem(`/api/v1/watch/namespaces/{namespace}/${kind.plural}/{name}`, ["namespace", "name"], `watchCoreV1Namespaced${K}`, "watch", `watch changes to an object of kind ${K}`, K),
-      watchItem(`/api/v1/watch/${kind.plural}`, [], `watchCoreV1${K}ListForAllNamespaces`, "watchlist", `watch individual changes to a list of ${K}`, K),
+      watchItem(`${gv}/watch/namespaces/{namespace}/${kind.plural}`, ["namespace"], `watch${id}Namespaced${K}List`, "watchlist", `watch individual changes to a list of ${K}`),
+      watchItem(`${gv}/watch/namespaces/{namespace}/${kind.plural}/{name}`, ["namespace", "name"], `watch${id}Namespaced${K}`, "watch", `watch changes to an object of kind ${K}`),
+      watchItem(`${gv}/watch/${kind.plural}`, [], `watch${id}${K}ListForAllNamespaces`, "watchlist", `watch individual changes to a list of ${K}`),
     );
   } else {
     items.push(
-      watchItem(`/api/v1/watch/${kind.plural}`, [], `watchCoreV1${K}List`, "watchlist", `watch individual changes to a list of ${K}`, K),
-      watchItem(`/api/v1/watch/${kind.plural}/{name}`, ["name"], `watchCoreV1${K}`, "watch", `watch changes to an object of kind ${K}`, K),
+      watchItem(`${gv}/watch/${kind.plural}`, [], `watch${id}${K}List`, "watchlist", `watch individual changes to a list of ${K}`),
+      watchItem(`${gv}/watch/${kind.plural}/{name}`, ["name"], `watch${id}${K}`, "watch", `watch changes to an object of kind ${K}`),
     );
   }
   return items;
-}
-
-function watchItem(path: string, pathParameters: PathItem["pathParameters"], operationId: string, action: Action, description: string, kind: string): PathItem {
-  return {
-    path,
-    pathParameters,
-    operations: [{ method: "get", operationId, action, description, kind, query: LIST_QUERY, responses: [ok(WATCH_EVENT)], stream: true }],
-  };
 }
 
 export const PATH_PARAMETER_DESCRIPTIONS = {

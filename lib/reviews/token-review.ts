@@ -2,12 +2,14 @@
 // is. Answered with the same authenticator the API uses; the token itself is never echoed back.
 import type { ActionHandler } from "../api/handler";
 import { errors } from "../api/errors";
-import type { UserInfo } from "../auth/user-info";
+import type { AuthenticationResult } from "../auth/authenticator";
 import { answer, asObject, objectField } from "./review-object";
 
 const API_VERSION = "authentication.k8s.io/v1";
 
-export function tokenReview(authenticate: (token: string) => UserInfo | undefined, apiAudiences: string[]): ActionHandler {
+export function tokenReview(
+  authenticate: (token: string, opts: { audiences?: readonly string[] }) => Promise<AuthenticationResult>,
+): ActionHandler {
   return async ({ body }) => {
     const request = asObject(body, "TokenReview", API_VERSION);
     const spec = objectField(request, "spec") ?? {};
@@ -15,14 +17,13 @@ export function tokenReview(authenticate: (token: string) => UserInfo | undefine
     if (!token) {
       throw errors.invalid("TokenReview", "", [{ type: "FieldValueRequired", field: "spec.token", detail: "Required value" }], "authentication.k8s.io");
     }
-    const wanted = Array.isArray(spec.audiences) ? spec.audiences.filter((a): a is string => typeof a === "string") : [];
-    const audiences = wanted.length ? wanted.filter((a) => apiAudiences.includes(a)) : apiAudiences;
-    const user = wanted.length && audiences.length === 0 ? undefined : authenticate(token);
-    const echoed = { ...spec, token: undefined };
-    delete echoed.token;
-    const status = user
-      ? { authenticated: true, user: { username: user.username, ...(user.uid ? { uid: user.uid } : {}), groups: user.groups, ...(user.extra ? { extra: user.extra } : {}) }, audiences }
-      : { user: {}, error: "[invalid bearer token, token lookup failed]" };
+    const audiences = Array.isArray(spec.audiences) ? spec.audiences.filter((a): a is string => typeof a === "string") : [];
+    const result = await authenticate(token, audiences.length ? { audiences } : {});
+    const echoed = { ...spec };
+    delete echoed.token; // kube echoes the token back; we never repeat a credential
+    const status = result.authenticated
+      ? { authenticated: true, user: result.user, audiences: result.audiences }
+      : { user: {}, ...(result.error ? { error: result.error } : {}) };
     return answer("TokenReview", API_VERSION, request, echoed, status);
   };
 }

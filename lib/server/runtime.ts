@@ -4,7 +4,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { ensureAdminToken, ensureSecretFile } from "../auth/admin-token";
-import { createTokenAuthenticator } from "../auth/bearer";
 import { kubeconfigServerUrl, renderKubeconfig, writeKubeconfig } from "../auth/kubeconfig";
 import { loadServerConfig, type ServerConfig } from "../config/server-config";
 import { kinds } from "../kinds";
@@ -13,6 +12,10 @@ import { openapiDocument } from "../openapi";
 import { Registry } from "../registry/registry";
 import { auditLogFromEnv } from "../audit/audit-log";
 import { buildAuditEvent } from "../audit/audit-event";
+import { bootstrap } from "../bootstrap";
+import { startControllers } from "../controllers";
+import { admissionChain } from "./admission";
+import { buildSecurity } from "./security";
 import { openStore, type Store } from "../storage";
 import { ensureServingCertificate, loadServingCertificate, type ServingCertificate } from "../tls/certificates";
 
@@ -58,14 +61,13 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
 
   const store = await openStore({ databaseUrl: config.databaseUrl, compactionWindowSeconds: config.compactionWindowSeconds });
   const registry = new Registry(store, kinds);
-  const admin = createTokenAuthenticator([{ token: adminToken, user: "admin", groups: ["system:masters", "system:authenticated"] }]);
-  const authenticate: ApiRuntime["authenticate"] = (token) => {
-    const found = admin(token);
-    return found && { username: found.user, groups: found.groups };
-  };
-  const authorizer: ApiRuntime["authorizer"] = {
-    authorize: (attrs) => ({ allowed: attrs.user.groups.includes("system:masters"), reason: "" }),
-  };
+  const security = await buildSecurity(registry, {
+    dataDir: config.dataDir, adminToken, tokenAuthFile: config.tokenAuthFile,
+    externalAddress: `${isWildcard(config.host) ? "127.0.0.1" : config.host}:${config.port}`,
+  });
+  registry.admission = admissionChain(registry, security.authorizer);
+  await bootstrap(registry);
+  const stopControllers = startControllers({ registry });
   let sessionBearer: ApiRuntime["sessionBearer"];
   try {
     sessionBearer = (await import("../auth/session")).bearerFromSessionCookie;
@@ -77,11 +79,14 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
   const audit: ApiRuntime["audit"] = auditLog && ((record) => auditLog.write(buildAuditEvent(record)));
   let closed = false;
   return {
-    config, store, tls, kubeconfigPath, registry, authenticate, authorizer, sessionBearer, openapi, audit,
+    config, store, tls, kubeconfigPath, registry, sessionBearer, openapi, audit,
+    authenticate: security.authenticate, authorizer: security.authorizer, actions: security.actions, oidc: security.oidc,
     serverAddress: `${isWildcard(config.host) ? "127.0.0.1" : config.host}:${config.port}`,
     isReady: () => !closed,
     async close() {
       closed = true;
+      stopControllers();
+      security.close();
       registry.close();
       await auditLog?.close();
       await store.close();

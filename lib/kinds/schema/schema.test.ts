@@ -25,8 +25,9 @@ describe("kind schemas", () => {
       const s = kind.schema;
       expect(s?.type, kind.kind).toBe("object");
       if (s?.type !== "object") continue;
-      expect(s.name).toBe(`io.k8s.api.core.v1.${kind.kind}`);
-      expect(s.gvk).toEqual({ group: "", version: "v1", kind: kind.kind });
+      const goPackage = { "": "core", "rbac.authorization.k8s.io": "rbac" }[kind.group ?? ""];
+      expect(s.name).toBe(`io.k8s.api.${goPackage}.v1.${kind.kind}`);
+      expect(s.gvk).toEqual({ group: kind.group ?? "", version: "v1", kind: kind.kind });
       expect(Object.keys(s.properties)).toEqual(expect.arrayContaining(["apiVersion", "kind", "metadata"]));
       expect(s.description).toBeTruthy();
     }

@@ -79,7 +79,7 @@ function validatePolicyRule(rule: Record<string, unknown>, namespaced: boolean, 
 /**
  * A cluster role's aggregationRule: at least one selector, each a valid label selector (label values checked, as
  * for every new object in 1.32). A selector that fails is also reported once more as the failed conversion to a
- * label selector, whose value kube prints as null.
+ * label selector, whose nil value kube prints as "null".
  */
 export function validateAggregationRule(rule: unknown): FieldError[] {
   if (rule === undefined || rule === null) return [];
@@ -91,7 +91,7 @@ export function validateAggregationRule(rule: unknown): FieldError[] {
     const p = `${path}[${i}]`;
     const selectorErrs = validateLabelSelector(sel, p);
     errs.push(...selectorErrs);
-    if (selectorErrs.length) errs.push(field.invalid(p, null, "invalid label selector."));
+    if (selectorErrs.length) errs.push(invalidRendered(p, goString("null"), "invalid label selector."));
   });
   return errs;
 }

@@ -1,0 +1,65 @@
+// Test support for controller tests (not imported by production code): a real registry on a temporary SQLite
+// file with the NamespaceLifecycle plug-in, as the server wires it, and helpers to wait on the watch cache.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { AdmissionChain } from "../admission/admission-chain";
+import { NamespaceLifecycle } from "../admission/namespace-lifecycle";
+import { kinds } from "../kinds";
+import { namespace as namespaceKind } from "../kinds/namespace";
+import type { KubeObject } from "../kinds/types";
+import { Registry, type Answer } from "../registry/registry";
+import { openStore, type LogEvent, type Store } from "../storage";
+import { startControllers } from "./index";
+
+export const write = { dryRun: false, fieldValidation: "Warn" as const };
+export const del = { dryRun: false };
+export const objectOf = (a: Answer) => ("object" in a ? a.object : undefined) as KubeObject;
+
+export interface TestCluster {
+  file: string;
+  store: Store;
+  registry: Registry;
+  /** Every event the cache applied since open, in order. */
+  events: LogEvent[];
+  stopControllers: () => void;
+  close(): Promise<void>;
+}
+
+export const tempDatabase = () => `file:${mkdtempSync(path.join(tmpdir(), "cc-controllers-"))}/c.db`;
+
+/** Opens (or reopens) a store on `file`; controllers run unless `controllers: false`. */
+export async function openCluster(file = tempDatabase(), opts: { controllers?: boolean; admission?: boolean } = {}): Promise<TestCluster> {
+  const store = await openStore({ databaseUrl: file, compactionWindowSeconds: 300, pollIntervalMs: 50 });
+  const registry = new Registry(store, kinds);
+  if (opts.admission !== false) {
+    registry.admission = new AdmissionChain([
+      new NamespaceLifecycle((name) => store.cache.get({ resource: namespaceKind.plural, namespace: "", name })?.object, () => store.cache.catchUp()),
+    ]);
+  }
+  const events: LogEvent[] = [];
+  store.cache.listeners.add((e) => events.push(e));
+  const stopControllers = opts.controllers === false ? () => {} : startControllers({ registry });
+  return {
+    file, store, registry, events, stopControllers,
+    async close() { stopControllers(); registry.close(); await store.close(); },
+  };
+}
+
+/** Polls `check` until it returns something truthy; fails after `timeoutMs`. */
+export async function eventually<T>(check: () => T | undefined | false, timeoutMs = 5000, what = "condition"): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+export const cached = (c: TestCluster, resource: string, namespace: string, name: string) =>
+  c.store.cache.get({ resource, namespace, name })?.object;
+
+export async function createNamespace(c: TestCluster, name: string): Promise<KubeObject> {
+  return objectOf(await c.registry.create(namespaceKind, undefined, { metadata: { name } }, write));
+}

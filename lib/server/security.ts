@@ -1,0 +1,95 @@
+// Builds the request chain's security parts for one process: who a token belongs to (admin token, token
+// file, ServiceAccount JWTs), what they may do (RBAC, indexed from the watch cache), and the handlers of the
+// create-only APIs that expose them (TokenRequest, TokenReview, SelfSubjectReview, the access reviews), plus
+// the service-account issuer's discovery documents.
+import { createAuthenticator } from "../auth/authenticator";
+import { defaultJwksUri, jwks, openIdConfiguration } from "../auth/oidc-discovery";
+import { ServiceAccountTokens } from "../auth/service-account-token";
+import { loadTokenFile } from "../auth/token-file";
+import { tokenRequestHandler } from "../auth/token-request";
+import type { UserInfo } from "../auth/user-info";
+import { RbacAuthorizer } from "../authz/rbac-authorizer";
+import type { ActionHandler, ApiRuntime } from "../api/handler";
+import type { KubeObject } from "../kinds/types";
+import type { Registry } from "../registry/registry";
+import { accessReview } from "../reviews/access-review";
+import { selfSubjectReview } from "../reviews/self-subject-review";
+import { selfSubjectRulesReview } from "../reviews/rules-review";
+import { tokenReview } from "../reviews/token-review";
+
+const RBAC_RESOURCES = new Set(["roles", "clusterroles", "rolebindings", "clusterrolebindings"]);
+
+export interface SecurityOptions {
+  dataDir: string;
+  adminToken: string;
+  tokenAuthFile?: string;
+  /** host:port clients reach this server at (the JWKS URI is built from it). */
+  externalAddress: string;
+}
+
+export interface Security {
+  authenticate: ApiRuntime["authenticate"];
+  authorizer: RbacAuthorizer;
+  actions: Map<string, ActionHandler>;
+  oidc: NonNullable<ApiRuntime["oidc"]>;
+  tokens: ServiceAccountTokens;
+  close(): void;
+}
+
+export async function buildSecurity(registry: Registry, opts: SecurityOptions): Promise<Security> {
+  const cache = registry.store.cache;
+  const get = (resource: string, namespace: string, name: string): KubeObject | undefined =>
+    cache.get({ resource, namespace, name })?.object;
+  const looked = (o: KubeObject | undefined) => o && { uid: o.metadata.uid ?? "", deletionTimestamp: o.metadata.deletionTimestamp };
+
+  const tokens = await ServiceAccountTokens.open({ dataDir: opts.dataDir });
+  const staticTokens = opts.tokenAuthFile ? loadTokenFile(opts.tokenAuthFile) : [];
+  const authn = createAuthenticator({
+    adminToken: opts.adminToken,
+    staticTokens,
+    serviceAccountTokens: tokens,
+    lookup: {
+      serviceAccount: (ns, name) => looked(get("serviceaccounts", ns, name)),
+      pod: (ns, name) => looked(get("pods", ns, name)),
+      secret: (ns, name) => {
+        const s = get("secrets", ns, name);
+        if (!s) return undefined;
+        const data = s.data as Record<string, string> | undefined;
+        return {
+          uid: s.metadata.uid ?? "", deletionTimestamp: s.metadata.deletionTimestamp,
+          labels: s.metadata.labels, annotations: s.metadata.annotations,
+          data: data?.token ? { token: Buffer.from(data.token, "base64").toString("utf8") } : {},
+        };
+      },
+    },
+  });
+
+  // RBAC decisions come from an index kept current by the watch cache: no store read per request.
+  const authorizer = new RbacAuthorizer();
+  const rbacObjects = function* () {
+    for (const o of cache.allObjects()) if (RBAC_RESOURCES.has(o.key.resource)) yield { key: o.key, object: o.object };
+  };
+  authorizer.load(rbacObjects());
+  const onEvent = (e: { type: string; key: { resource: string; namespace: string; name: string }; object: unknown }) => {
+    if (RBAC_RESOURCES.has(e.key.resource)) authorizer.apply(e);
+  };
+  cache.listeners.add(onEvent);
+
+  const actions = new Map<string, ActionHandler>([
+    ["serviceaccounts/token", tokenRequestHandler(tokens, { get })],
+    ["authentication.k8s.io/selfsubjectreviews", selfSubjectReview],
+    ["authentication.k8s.io/tokenreviews", tokenReview((token, o) => authn.authenticate(token, o))],
+    ["authorization.k8s.io/subjectaccessreviews", accessReview("SubjectAccessReview", authorizer)],
+    ["authorization.k8s.io/localsubjectaccessreviews", accessReview("LocalSubjectAccessReview", authorizer)],
+    ["authorization.k8s.io/selfsubjectaccessreviews", accessReview("SelfSubjectAccessReview", authorizer)],
+    ["authorization.k8s.io/selfsubjectrulesreviews", selfSubjectRulesReview(authorizer)],
+  ]);
+
+  const jwksUri = defaultJwksUri(opts.externalAddress);
+  const oidc = {
+    configuration: () => openIdConfiguration(tokens.issuer, jwksUri, tokens.publicKeys()),
+    jwks: () => jwks(tokens.publicKeys()),
+  };
+  const authenticate = (token: string): Promise<UserInfo | undefined> => authn(token);
+  return { authenticate, authorizer, actions, oidc, tokens, close: () => { cache.listeners.delete(onEvent); } };
+}
