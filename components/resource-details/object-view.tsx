@@ -1,11 +1,17 @@
 "use client";
 // One object, live: a single-object watch (metadata.name field selector) feeds the overview (metadata,
 // relations, data, status, Events) and the YAML editor. The tab is part of the URL (?tab=yaml).
+// A user who may get the object but not list or watch it (a Namespace reached through a RoleBinding inside
+// it) gets it by a plain GET, refreshed every few seconds. Delete and Save follow the user's RBAC rules.
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { listHref } from "@/lib/client/console-routes";
 import { kindTitle } from "@/lib/client/navigation";
+import { getObject } from "@/lib/client/object-writes";
+import { queryKeys } from "@/lib/client/query-keys";
+import { useAccessChecker } from "@/lib/client/use-access";
 import { useResourceList } from "@/lib/client/use-resource-list";
 import { toYaml } from "@/lib/client/yaml-text";
 import { kindByPlural } from "@/lib/kinds";
@@ -13,6 +19,9 @@ import { detailSections } from "../kinds/detail-sections";
 import { DeleteDialog } from "../resource-actions/delete-dialog";
 import { LiveIndicator } from "../resource-table/live-indicator";
 import { Button } from "../ui/button";
+import { ErrorState } from "../ui/error-state";
+import { isForbidden } from "../ui/forbidden";
+import { PermissionGate } from "../ui/permission-gate";
 import { StateMessage } from "../ui/state-message";
 import { useNow } from "../ui/use-now";
 import { ObjectYamlEditor } from "../yaml-editor/object-yaml-editor";
@@ -25,19 +34,44 @@ import { StatusPanel } from "./status-panel";
 // Top-level fields shown by dedicated panels (or server-owned); everything else is the object's "spec".
 const shownElsewhere = new Set(["apiVersion", "kind", "metadata", "status"]);
 
-export function ObjectView({ plural, namespace, name }: { plural: string; namespace?: string; name: string }) {
+type Tab = "live" | "overview" | "yaml";
+
+const POLL_MS = 3_000;
+
+/**
+ * `liveTab`, when given, is a first tab shown by default (the namespace page's live view of its content);
+ * the object's own tabs are then `?tab=overview` and `?tab=yaml`.
+ */
+export function ObjectView({ plural, namespace, name, liveTab }: { plural: string; namespace?: string; name: string; liveTab?: { label: string; content: ReactNode } }) {
   const kind = kindByPlural(plural)!;
   const router = useRouter();
   const pathname = usePathname();
   const search = useSearchParams();
-  const tab = search.get("tab") === "yaml" ? "yaml" : "overview";
+  const requested = search.get("tab");
+  const tab: Tab = requested === "yaml" ? "yaml" : requested === "overview" || !liveTab ? "overview" : "live";
   const list = useResourceList(kind, { namespace, fieldSelector: `metadata.name=${name}` });
+  const listForbidden = isForbidden(list.error);
+  const single = useQuery({
+    queryKey: queryKeys.object(kind.plural, namespace ?? "", name),
+    queryFn: () => getObject(kind, namespace, name),
+    enabled: listForbidden,
+    refetchInterval: (q) => (q.state.error ? false : POLL_MS),
+    retry: false,
+  });
   const key = kind.namespaced && namespace ? `${namespace}/${name}` : name;
-  const obj = list.data?.items.get(key);
+  const obj = listForbidden ? single.data : list.data?.items.get(key);
+  const loaded = listForbidden ? single.data !== undefined || (single.error as { code?: number } | null)?.code === 404 : !!list.data;
+  const loadError = listForbidden ? (single.error && (single.error as { code?: number }).code !== 404 ? single.error : null) : list.error && !list.data ? list.error : null;
   const now = useNow(1_000);
   const [deleting, setDeleting] = useState(false);
+  const can = useAccessChecker(kind, [{ namespace, name }], ["delete", "update"]);
+  const deleteAccess = can("delete", { namespace, name });
+  const updateAccess = can("update", { namespace, name });
 
-  const setTab = (next: "overview" | "yaml") => router.replace(next === "yaml" ? `${pathname}?tab=yaml` : pathname, { scroll: false });
+  const tabHref = (next: Tab) => (next === (liveTab ? "live" : "overview") ? pathname : `${pathname}?tab=${next}`);
+  const setTab = (next: Tab) => router.replace(tabHref(next), { scroll: false });
+  const tabs: Tab[] = liveTab ? ["live", "overview", "yaml"] : ["overview", "yaml"];
+  const tabLabel = (t: Tab) => (t === "yaml" ? "YAML" : t === "live" ? liveTab!.label : "Overview");
   const body = obj ? Object.fromEntries(Object.entries(obj).filter(([k]) => !shownElsewhere.has(k))) : {};
   const terminating = !!obj?.metadata.deletionTimestamp;
 
@@ -54,9 +88,15 @@ export function ObjectView({ plural, namespace, name }: { plural: string; namesp
           {kind.kind} {name}
         </h1>
         {terminating && <span className="rounded bg-amber-100 px-1.5 text-xs font-medium text-amber-900 dark:bg-amber-900/60 dark:text-amber-100">Terminating</span>}
-        <LiveIndicator status={list.status} detail={list.statusDetail} />
+        {listForbidden ? (
+          <span className="text-xs text-slate-600 dark:text-slate-400" title="You may get this object but not watch it: it is refreshed every few seconds">
+            refreshed every {POLL_MS / 1000}s
+          </span>
+        ) : (
+          <LiveIndicator status={list.status} detail={list.statusDetail} />
+        )}
         <div role="tablist" aria-label="Object views" className="ml-auto flex gap-1">
-          {(["overview", "yaml"] as const).map((t) => (
+          {tabs.map((t) => (
             <button
               key={t}
               role="tab"
@@ -66,19 +106,30 @@ export function ObjectView({ plural, namespace, name }: { plural: string; namesp
               data-testid={`tab-${t}`}
               className={`rounded-md px-3 py-1.5 text-sm ${tab === t ? "bg-slate-200 font-medium dark:bg-slate-800" : "hover:bg-slate-100 dark:hover:bg-slate-900"}`}
             >
-              {t === "yaml" ? "YAML" : "Overview"}
+              {tabLabel(t)}
             </button>
           ))}
         </div>
-        <Button variant="danger" disabled={!obj} onClick={() => setDeleting(true)} data-testid="delete-object">
-          Delete
-        </Button>
+        <PermissionGate access={deleteAccess}>
+          {(denied) => (
+            <Button variant="danger" disabled={denied || !obj} onClick={() => setDeleting(true)} data-testid="delete-object">
+              Delete
+            </Button>
+          )}
+        </PermissionGate>
       </div>
-      {list.error && !list.data ? (
-        <StateMessage tone="error" title={`Could not load ${kind.kind} ${name}`}>
-          <p>{list.error.message}</p>
-        </StateMessage>
-      ) : !list.data ? (
+      {tab === "live" ? (
+        <>
+          {loadError && (
+            <p role="status" className="border-b border-amber-200 bg-amber-50 px-4 py-1 text-xs text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-100" data-testid="object-load-error">
+              {loadError.message}
+            </p>
+          )}
+          {liveTab!.content}
+        </>
+      ) : loadError ? (
+        <ErrorState error={loadError} title={`Could not load ${kind.kind} ${name}`} />
+      ) : !loaded ? (
         <StateMessage title="Loading…" />
       ) : !obj ? (
         <StateMessage title={`${kind.kind} ${name} does not exist`}>
@@ -90,7 +141,7 @@ export function ObjectView({ plural, namespace, name }: { plural: string; namesp
           </p>
         </StateMessage>
       ) : tab === "yaml" ? (
-        <ObjectYamlEditor kind={kind} live={obj} />
+        <ObjectYamlEditor kind={kind} live={obj} readOnlyReason={updateAccess.allowed ? undefined : updateAccess.reason} />
       ) : (
         <div className="min-h-0 flex-1 overflow-y-auto px-6 py-4">
           <MetadataPanel kind={kind} obj={obj} now={now} />

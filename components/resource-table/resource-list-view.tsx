@@ -1,18 +1,25 @@
 "use client";
 // A kind's live list: the toolbar (live indicator, name and label filters, pause, wide, create, delete
 // selected) over the windowed table. One watch for the view; pausing freezes what is shown while the cache
-// stays live underneath, and the count of waiting changes is the difference in folded events.
+// stays live underneath, and the count of waiting changes is the difference in folded events. Create and
+// Delete follow the user's RBAC rules (disabled with the reason when not allowed); a 403 on the list shows
+// kube's message in place of the table.
 import Link from "next/link";
 import { useDeferredValue, useMemo, useRef, useState } from "react";
 import { createHref, objectHref } from "@/lib/client/console-routes";
 import { columnViews, selectRows } from "@/lib/client/list-rows";
 import type { ListState } from "@/lib/client/list-state";
 import { kindTitle } from "@/lib/client/navigation";
+import { createsByNameOnly, DEFAULT_NAMESPACE } from "@/lib/client/templates";
+import { useAccessChecker } from "@/lib/client/use-access";
 import { useResourceList } from "@/lib/client/use-resource-list";
 import { kindByPlural, type KubeObject } from "@/lib/kinds";
 import { parseLabelSelector } from "@/lib/selectors/label-selector";
+import { CreateByNameDialog } from "../resource-actions/create-by-name-dialog";
 import { DeleteDialog } from "../resource-actions/delete-dialog";
 import { Button } from "../ui/button";
+import { ErrorState } from "../ui/error-state";
+import { PermissionGate } from "../ui/permission-gate";
 import { StateMessage } from "../ui/state-message";
 import { useNow } from "../ui/use-now";
 import { LiveIndicator } from "./live-indicator";
@@ -28,6 +35,7 @@ export function ResourceListView({ plural, namespace }: { plural: string; namesp
   const [frozen, setFrozen] = useState<ListState | undefined>(undefined);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [deleting, setDeleting] = useState<KubeObject[] | undefined>(undefined);
+  const [creatingByName, setCreatingByName] = useState(false);
   const now = useNow(1_000);
   const filterRef = useRef<HTMLInputElement>(null);
 
@@ -84,6 +92,22 @@ export function ResourceListView({ plural, namespace }: { plural: string; namesp
     else url.setSort(column, false);
   };
 
+  // Create goes where the create view puts it: the namespace shown, else `default`.
+  const createTarget = { namespace: kind.namespaced ? namespace || DEFAULT_NAMESPACE : undefined };
+  const targets = useMemo(
+    () => [createTarget, ...selectedObjects.map((o) => ({ namespace: o.metadata.namespace, name: o.metadata.name }))],
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [selectedObjects, createTarget.namespace],
+  );
+  const can = useAccessChecker(kind, targets, ["create", "delete"]);
+  const createAccess = can("create", createTarget);
+  const deniedDeletes = selectedObjects.filter((o) => !can("delete", { namespace: o.metadata.namespace, name: o.metadata.name }).allowed);
+  const deleteAccess =
+    selectedObjects.length > 0 && deniedDeletes.length === selectedObjects.length
+      ? can("delete", { namespace: deniedDeletes[0].metadata.namespace, name: deniedDeletes[0].metadata.name })
+      : { decision: "unknown" as const, allowed: true };
+  const byName = createsByNameOnly(kind);
+
   const total = shown?.items.size ?? 0;
   const scopeText = kind.namespaced ? (namespace ? `in namespace ${namespace}` : "in all namespaces") : "(cluster-scoped)";
 
@@ -132,15 +156,41 @@ export function ResourceListView({ plural, namespace }: { plural: string; namesp
           <Button onClick={() => url.setWide(!url.wide)} aria-pressed={url.wide}>
             Wide
           </Button>
-          <Button variant="danger" disabled={selectedObjects.length === 0} onClick={() => setDeleting(selectedObjects)} data-testid="delete-selected">
-            Delete{selectedObjects.length ? ` (${selectedObjects.length})` : ""}
-          </Button>
-          <Link
-            href={createHref(kind, namespace)}
-            className="rounded-md border border-blue-700 bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
-          >
-            Create
-          </Link>
+          <PermissionGate access={deleteAccess}>
+            {(denied) => (
+              <Button variant="danger" disabled={denied || selectedObjects.length === 0} onClick={() => setDeleting(selectedObjects)} data-testid="delete-selected">
+                Delete{selectedObjects.length ? ` (${selectedObjects.length})` : ""}
+              </Button>
+            )}
+          </PermissionGate>
+          {createAccess.allowed ? (
+            <>
+              {byName && (
+                <Button variant="primary" onClick={() => setCreatingByName(true)} data-testid="create-by-name">
+                  New {kind.kind}
+                </Button>
+              )}
+              <Link
+                href={createHref(kind, namespace)}
+                data-testid="create-link"
+                className={`rounded-md border px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 ${
+                  byName
+                    ? "border-slate-300 bg-white text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+                    : "border-blue-700 bg-blue-700 text-white hover:bg-blue-800"
+                }`}
+              >
+                {byName ? "Create from YAML" : "Create"}
+              </Link>
+            </>
+          ) : (
+            <PermissionGate access={createAccess}>
+              {() => (
+                <Button variant="primary" disabled data-testid="create-link">
+                  Create
+                </Button>
+              )}
+            </PermissionGate>
+          )}
         </div>
       </div>
       {selectorResult.error && (
@@ -150,22 +200,26 @@ export function ResourceListView({ plural, namespace }: { plural: string; namesp
       )}
       <ChangeAnnouncer label={title} count={rows.length} />
       {list.error && !shown ? (
-        <StateMessage tone="error" title={`Could not list ${kind.plural}`}>
-          <p>{list.error.message}</p>
+        <ErrorState error={list.error} title={`Could not list ${kind.plural}`}>
           <Button className="mt-3" onClick={list.refetch}>
             Try again
           </Button>
-        </StateMessage>
+        </ErrorState>
       ) : !shown ? (
         <StateMessage title={`Loading ${kind.plural}…`} />
       ) : total === 0 ? (
         <StateMessage title={`No ${kind.plural} ${scopeText}`}>
           <p>
-            New objects appear here as soon as they are created.{" "}
-            <Link className="text-blue-800 underline dark:text-blue-300" href={createHref(kind, namespace)}>
-              Create one from a template
-            </Link>
-            .
+            New objects appear here as soon as they are created.
+            {createAccess.allowed && (
+              <>
+                {" "}
+                <Link className="text-blue-800 underline dark:text-blue-300" href={createHref(kind, namespace)}>
+                  Create one from a template
+                </Link>
+                .
+              </>
+            )}
           </p>
         </StateMessage>
       ) : (
@@ -189,6 +243,7 @@ export function ResourceListView({ plural, namespace }: { plural: string; namesp
           )}
         </>
       )}
+      {creatingByName && <CreateByNameDialog kind={kind} namespace={createTarget.namespace} open onClose={() => setCreatingByName(false)} />}
       {deleting && (
         <DeleteDialog
           kind={kind}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { kinds } from "../kinds";
-import { templateObject, templateYaml } from "./templates";
+import { kindByPlural, kinds, type AnyKind } from "../kinds";
+import { createsByNameOnly, objectNamed, templateObject, templateYaml } from "./templates";
 import { parseYamlObject } from "./yaml-text";
 
 describe("templates", () => {
@@ -17,5 +17,13 @@ describe("templates", () => {
     const kind = kinds.find((k) => k.namespaced)!;
     templateObject(kind, "x");
     expect(kind.template.metadata.namespace).toBeUndefined();
+  });
+
+  it("offers the name-only dialog for a kind whose template is just a name, not for one with content", () => {
+    const base = kindByPlural("configmaps")!;
+    const namespaceLike: AnyKind = { ...base, kind: "Namespace", plural: "namespaces", namespaced: false, template: { apiVersion: "v1", kind: "Namespace", metadata: { name: "example" }, spec: {} } };
+    expect(createsByNameOnly(namespaceLike)).toBe(true);
+    expect(createsByNameOnly(kindByPlural("pods")!)).toBe(false);
+    expect(objectNamed(namespaceLike, "team-b")).toEqual({ apiVersion: "v1", kind: "Namespace", metadata: { name: "team-b" }, spec: {} });
   });
 });

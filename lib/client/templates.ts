@@ -1,5 +1,5 @@
 // Ready-to-create YAML for a kind: the kind's own template (lib/kinds) placed in the chosen namespace.
-import type { AnyKind, KubeObject } from "../kinds";
+import { apiVersionOf, type AnyKind, type KubeObject } from "../kinds";
 import { toYaml } from "./yaml-text";
 
 export const DEFAULT_NAMESPACE = "default";
@@ -18,4 +18,25 @@ export function templateObject(kind: AnyKind, namespace: string | undefined): Ku
 
 export function templateYaml(kind: AnyKind, namespace: string | undefined): string {
   return toYaml(templateObject(kind, namespace));
+}
+
+const isEmpty = (v: unknown) => v === undefined || v === null || (typeof v === "object" && Object.keys(v as object).length === 0);
+
+/**
+ * A kind whose template is only a name (Namespace): the console offers a "name only" create dialog
+ * besides the YAML create view. Decided from the template, so no kind is named here.
+ */
+export function createsByNameOnly(kind: AnyKind): boolean {
+  const { apiVersion: _v, kind: _k, metadata, ...rest } = kind.template as KubeObject;
+  const meta = Object.keys(metadata ?? {}).filter((k) => k !== "name");
+  return meta.length === 0 && Object.values(rest).every(isEmpty);
+}
+
+/** The object the name-only dialog creates. */
+export function objectNamed(kind: AnyKind, name: string): KubeObject {
+  const obj = structuredClone(kind.template) as KubeObject;
+  obj.apiVersion ??= apiVersionOf(kind);
+  obj.kind ??= kind.kind;
+  obj.metadata = { name };
+  return obj;
 }
