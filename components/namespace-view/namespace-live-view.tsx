@@ -1,7 +1,8 @@
 "use client";
 // Everything in one namespace (or, on the overview, in the whole cluster) as it happens: a live count per
 // kind, the newest changes across kinds, and the namespace's Events. One live list per kind; the watch
-// scheduler shares connections fairly when the browser is limited to HTTP/1.1.
+// scheduler shares connections fairly when the browser is limited to HTTP/1.1. Kinds the user may not list
+// show "—" with kube's message as the tooltip and do not count against the live status.
 import Link from "next/link";
 import { useEffect, useMemo, useState } from "react";
 import { listHref, objectHref } from "@/lib/client/console-routes";
@@ -13,6 +14,7 @@ import { humanDuration } from "@/lib/kinds/columns";
 import { EventRows, eventTime } from "../resource-details/events-panel";
 import { LiveIndicator } from "../resource-table/live-indicator";
 import { Button } from "../ui/button";
+import { isForbidden } from "../ui/forbidden";
 import { useNow } from "../ui/use-now";
 
 interface Change {
@@ -37,7 +39,8 @@ function useLists(viewKinds: AnyKind[], namespace: string | undefined): Map<stri
   return out;
 }
 
-export function NamespaceLiveView({ namespace }: { namespace?: string }) {
+/** `embedded`: inside the namespace page, under the Namespace object's own title. */
+export function NamespaceLiveView({ namespace, embedded }: { namespace?: string; embedded?: boolean }) {
   const viewKinds = useMemo(() => (namespace ? kinds.filter((k) => k.namespaced) : kinds), [namespace]);
   const lists = useLists(viewKinds, namespace);
   const now = useNow(1_000);
@@ -63,21 +66,35 @@ export function NamespaceLiveView({ namespace }: { namespace?: string }) {
 
   const eventList = lists.get("events");
   const events = useMemo(() => [...(eventList?.data?.items.values() ?? [])].sort((a, b) => eventTime(b) - eventTime(a)).slice(0, 50), [eventList?.data]);
-  const statuses = [...lists.values()].map((l) => l.status);
+  const readable = [...lists.values()].filter((l) => !isForbidden(l.error));
+  const statuses = readable.map((l) => l.status);
+  const allForbidden = lists.size > 0 && readable.length === 0;
   const overall = statuses.includes("error") ? "error" : statuses.some((s) => s === "reconnecting" || s === "relisting") ? "reconnecting" : statuses.every((s) => s === "live") ? "live" : "connecting";
   const groups = navigationGroups().map((g) => ({ ...g, kinds: g.kinds.filter((k) => viewKinds.includes(k)) })).filter((g) => g.kinds.length);
 
   return (
     <div className="min-h-0 flex-1 overflow-y-auto px-6 py-4">
       <div className="mb-4 flex flex-wrap items-center gap-3">
-        <h1 className="text-lg font-semibold">{namespace ? `Namespace ${namespace}` : "Cluster overview"}</h1>
-        <span className="text-sm text-slate-600 dark:text-slate-400">{namespace ? "everything in this namespace, live" : "all namespaces, live"}</span>
+        {embedded ? (
+          <h2 className="text-base font-semibold">Everything in this namespace, live</h2>
+        ) : (
+          <>
+            <h1 className="text-lg font-semibold">{namespace ? `Namespace ${namespace}` : "Cluster overview"}</h1>
+            <span className="text-sm text-slate-600 dark:text-slate-400">{namespace ? "everything in this namespace, live" : "all namespaces, live"}</span>
+          </>
+        )}
         <LiveIndicator status={overall} paused={paused} />
         <Button className="ml-auto" aria-pressed={paused} onClick={() => setPaused(!paused)}>
           {paused ? "Resume feed" : "Pause feed"}
         </Button>
       </div>
 
+      {allForbidden && (
+        <p role="status" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100" data-testid="overview-forbidden">
+          Your roles do not let you list anything {namespace ? `in namespace ${namespace}` : "across all namespaces"}.{" "}
+          {namespace ? "Pick another namespace" : "Pick a namespace"} with the switcher at the top (or type one you were given).
+        </p>
+      )}
       <section aria-label="Counts per kind" className="mb-6 grid grid-cols-[repeat(auto-fill,minmax(11rem,1fr))] gap-3" data-testid="kind-counts">
         {groups.flatMap((g) =>
           g.kinds.map((kind) => {
@@ -93,7 +110,9 @@ export function NamespaceLiveView({ namespace }: { namespace?: string }) {
                 <span className="block truncate text-xs text-slate-600 dark:text-slate-400" title={kindTitle(kind)}>
                   {kindTitle(kind)}
                 </span>
-                <span className="tabular block h-8 text-2xl font-semibold">{list.error ? "!" : count === undefined ? "…" : count}</span>
+                <span className="tabular block h-8 text-2xl font-semibold" title={list.error?.message}>
+                  {isForbidden(list.error) ? <span aria-label="not allowed">—</span> : list.error ? "!" : count === undefined ? "…" : count}
+                </span>
               </Link>
             );
           }),
@@ -131,7 +150,9 @@ export function NamespaceLiveView({ namespace }: { namespace?: string }) {
         </section>
         <section aria-label="Events" data-testid="namespace-events">
           <h2 className="mb-2 text-sm font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">Events</h2>
-          {!eventList?.data ? (
+          {eventList?.error && !eventList.data ? (
+            <p className="text-sm text-slate-600 dark:text-slate-400">Events are not shown: {eventList.error.message}</p>
+          ) : !eventList?.data ? (
             <p className="text-sm text-slate-600 dark:text-slate-400">Loading events…</p>
           ) : events.length === 0 ? (
             <p className="text-sm text-slate-600 dark:text-slate-400">No events yet.</p>

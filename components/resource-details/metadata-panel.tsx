@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { listHref, objectHref } from "@/lib/client/console-routes";
 import { humanDuration } from "@/lib/kinds/columns";
-import { kindByKind, type AnyKind, type KubeObject } from "@/lib/kinds";
+import { apiVersionOf, kindByKind, type AnyKind, type KubeObject } from "@/lib/kinds";
 import { Section } from "./section";
 
 function Chips({ values, href }: { values: Record<string, string> | undefined; href?: (k: string, v: string) => string }) {
@@ -65,7 +65,7 @@ export function MetadataPanel({ kind, obj, now }: { kind: AnyKind; obj: KubeObje
               const label = `${ref.kind} ${ref.name}${ref.controller ? " (controller)" : ""}`;
               return (
                 <li key={ref.uid || ref.name}>
-                  {ownerKind && ref.apiVersion === "v1" ? (
+                  {ownerKind && ref.apiVersion === apiVersionOf(ownerKind) ? (
                     <Link className="text-blue-800 underline dark:text-blue-300" href={objectHref(ownerKind, m.namespace, ref.name)}>
                       {label}
                     </Link>

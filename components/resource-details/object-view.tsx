@@ -59,7 +59,8 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
     retry: false,
   });
   const key = kind.namespaced && namespace ? `${namespace}/${name}` : name;
-  const obj = listForbidden ? single.data : list.data?.items.get(key);
+  // React Query keeps the last data after an error; a 404 means the object is gone.
+  const obj = listForbidden ? (single.error ? undefined : single.data) : list.data?.items.get(key);
   const loaded = listForbidden ? single.data !== undefined || (single.error as { code?: number } | null)?.code === 404 : !!list.data;
   const loadError = listForbidden ? (single.error && (single.error as { code?: number }).code !== 404 ? single.error : null) : list.error && !list.data ? list.error : null;
   const now = useNow(1_000);

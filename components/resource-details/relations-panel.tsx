@@ -44,7 +44,9 @@ export function RelationsPanel({ kind, obj }: { kind: AnyKind; obj: KubeObject }
             {kind.kind === "Service" ? "Pods this Service selects" : `Pods that use this ${kind.kind}`}
             {relation ? ` (${relation.pods.length})` : ""}
           </p>
-          {!relation ? (
+          {pods.error && !relation ? (
+            <p className="text-slate-600 dark:text-slate-400">Pods are not shown: {pods.error.message}</p>
+          ) : !relation ? (
             <p className="text-slate-600 dark:text-slate-400">Loading pods…</p>
           ) : relation.pods.length === 0 ? (
             <p className="text-slate-600 dark:text-slate-400">None.</p>

@@ -10,7 +10,7 @@ import { createObject } from "@/lib/client/object-writes";
 import { DEFAULT_NAMESPACE, templateYaml } from "@/lib/client/templates";
 import { useKindSchema } from "@/lib/client/use-kind-schema";
 import { parseYamlDocuments, YamlSyntaxError } from "@/lib/client/yaml-text";
-import { kindByKind, kindByPlural, type KubeObject } from "@/lib/kinds";
+import { apiVersionOf, kindByKind, kindByPlural, type KubeObject } from "@/lib/kinds";
 import { Button } from "../ui/button";
 import { CauseList } from "./cause-list";
 import { LazyYamlEditor } from "./lazy-editor";
@@ -55,7 +55,7 @@ export function CreateView({ plural, namespace }: { plural: string; namespace?: 
       const docKind = doc.kind ? kindByKind(doc.kind) : undefined;
       const name = doc.metadata?.name ?? doc.metadata?.generateName ?? "(unnamed)";
       const label = `${doc.kind ?? "?"} ${name}`;
-      if (!docKind || (doc.apiVersion && doc.apiVersion !== "v1")) {
+      if (!docKind || (doc.apiVersion && doc.apiVersion !== apiVersionOf(docKind))) {
         results.push({ label, error: `${doc.apiVersion ?? "?"}/${doc.kind ?? "?"} is not a kind this server serves` });
         continue;
       }

@@ -4,7 +4,9 @@
 // - "Review & save" shows the diff against the loaded version, then PUTs with its resourceVersion;
 // - a 409 fetches the stored version, merges three ways (loaded, stored, edited) and shows stored vs merged
 //   side by side (the right side stays editable) with the conflicting fields listed;
-// - a 422 marks each cause at its field; "Dry run" asks the server to validate without saving.
+// - a 422 marks each cause at its field; "Dry run" asks the server to validate without saving;
+// - when the user's rules do not allow update, saving is disabled and the reason shown (a 403 on save still
+//   shows kube's message, for rules the console could not see).
 import { useEffect, useMemo, useState } from "react";
 import { ApiError, type StatusCause } from "@/lib/client/api-error";
 import { getObject, replaceObject } from "@/lib/client/object-writes";
@@ -23,7 +25,7 @@ interface Problem {
   causes: StatusCause[];
 }
 
-export function ObjectYamlEditor({ kind, live }: { kind: AnyKind; live: KubeObject }) {
+export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind; live: KubeObject; readOnlyReason?: string }) {
   const schema = useKindSchema(kind);
   const [base, setBase] = useState<KubeObject>(live);
   const baseText = useMemo(() => toYaml(base), [base]);
@@ -122,12 +124,16 @@ export function ObjectYamlEditor({ kind, live }: { kind: AnyKind; live: KubeObje
       <div className="flex flex-wrap items-center gap-2 border-b border-slate-200 px-4 py-2 dark:border-slate-800">
         {mode === "edit" && (
           <>
-            <Button variant="primary" disabled={busy || !dirty} onClick={() => parse() && setMode("review")} data-testid="review-save">
-              Review &amp; save
-            </Button>
-            <Button disabled={busy} onClick={() => void save({ dryRun: true })} data-testid="dry-run">
-              Dry run
-            </Button>
+            <span title={readOnlyReason} className="inline-flex">
+              <Button variant="primary" disabled={busy || !dirty || !!readOnlyReason} onClick={() => parse() && setMode("review")} data-testid="review-save">
+                Review &amp; save
+              </Button>
+            </span>
+            <span title={readOnlyReason} className="inline-flex">
+              <Button disabled={busy || !!readOnlyReason} onClick={() => void save({ dryRun: true })} data-testid="dry-run">
+                Dry run
+              </Button>
+            </span>
             <Button disabled={busy || !dirty} onClick={discard}>
               Discard edits
             </Button>
@@ -162,6 +168,11 @@ export function ObjectYamlEditor({ kind, live }: { kind: AnyKind; live: KubeObje
         )}
         <span className="ml-auto text-xs text-slate-600 dark:text-slate-400">{dirty ? "Unsaved edits" : "No edits"}</span>
       </div>
+      {readOnlyReason && (
+        <p role="status" className="border-b border-slate-200 bg-slate-50 px-4 py-2 text-sm text-slate-700 dark:border-slate-800 dark:bg-slate-900 dark:text-slate-300" data-testid="read-only-notice">
+          Read only: {readOnlyReason}
+        </p>
+      )}
       {mode === "edit" && dirty && changedOnServer && (
         <div role="status" className="flex items-center gap-3 border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-100" data-testid="changed-on-server">
           This object changed on the server since you started editing (now resourceVersion {live.metadata.resourceVersion}).

@@ -77,15 +77,19 @@ function depthOf(value: unknown): number {
   return max;
 }
 
-/** Decode a body (JSON or YAML) and refuse absurd nesting. `typeName` names the expected kind in errors. */
-export function decodeBody(raw: Buffer, type: BodyType, typeName: string): unknown {
-  const value = decodeText(raw, type, typeName);
+/**
+ * Decode a body (JSON, YAML or protobuf) and refuse absurd nesting. `typeName` names the expected kind in
+ * errors. `apiVersion` is the request path's group version (e.g. "rbac.authorization.k8s.io/v1"): a protobuf
+ * envelope that leaves apiVersion empty gets it. Omitted: "v1", and none for DeleteOptions.
+ */
+export function decodeBody(raw: Buffer, type: BodyType, typeName: string, apiVersion?: string): unknown {
+  const value = decodeText(raw, type, typeName, apiVersion);
   if (depthOf(value) > MAX_DEPTH) throw errors.badRequest(`the object provided is unrecognized (must be of type ${typeName}): nesting is deeper than ${MAX_DEPTH} levels`);
   return value;
 }
 
-function decodeText(raw: Buffer, type: BodyType, typeName: string): unknown {
-  if (type === "protobuf") return decodeProtobufBody(raw, { kind: typeName, apiVersion: typeName === "DeleteOptions" ? undefined : "v1" }).object;
+function decodeText(raw: Buffer, type: BodyType, typeName: string, apiVersion?: string): unknown {
+  if (type === "protobuf") return decodeProtobufBody(raw, { kind: typeName, apiVersion: apiVersion ?? (typeName === "DeleteOptions" ? undefined : "v1") }).object;
   const text = raw.toString("utf8");
   if (type === "yaml" || type === "apply-patch") {
     let docs;

@@ -39,7 +39,7 @@ export function rulesQuery(namespace: string) {
 /** Who the session acts as (SelfSubjectReview). */
 export function useWhoAmI(): { user: WhoAmI | undefined; error: Error | null } {
   const query = useQuery({ queryKey: queryKeys.whoAmI(), queryFn: ({ signal }) => whoAmI(signal), staleTime: 5 * 60_000, retry: noRetryOnAuth });
-  return { user: query.data, error: query.error };
+  return { user: query.data, error: query.error as Error | null };
 }
 
 /**

@@ -1,6 +1,6 @@
 // Schema-driven decoding of one protobuf message into the JSON object Kubernetes' Go types would marshal
 // to: JSON names, omitempty, pointers (present = shown), value structs (always shown), inline members, and
-// the well-known messages (Time, MicroTime, Quantity, IntOrString, FieldsV1) as their JSON scalars.
+// the well-known messages (Time, MicroTime, Quantity, IntOrString, FieldsV1, ExtraValue) as their JSON forms.
 // Repeated fields append and a single message field seen twice is merged, as Go's Unmarshal does.
 import { MESSAGES, type FieldDecl, type MessageDecl } from "./schema";
 import { Reader, WireError, WIRE_BYTES, WIRE_VARINT } from "./wire";
@@ -38,6 +38,7 @@ interface WellKnownState {
   intVal?: number;
   strVal?: string;
   raw?: Uint8Array;
+  items?: string[];
 }
 
 const newState = (decl: MessageDecl): State => ({ decl, values: new Map() });
@@ -168,6 +169,7 @@ function parseWellKnown(wk: WellKnownState, r: Reader): void {
         break;
       case "Quantity": wk.str = r.string(); break;
       case "FieldsV1": wk.raw = r.bytes(); break;
+      case "ExtraValue": (wk.items ??= []).push(r.string()); break;
       case "IntOrString":
         if (no === 1) wk.type = r.int64();
         else if (no === 2) wk.intVal = r.int32();
@@ -183,7 +185,8 @@ function wellKnownWire(kind: string, no: number): number | undefined {
     case "Time":
     case "MicroTime": return no === 1 || no === 2 ? WIRE_VARINT : undefined;
     case "Quantity":
-    case "FieldsV1": return no === 1 ? WIRE_BYTES : undefined;
+    case "FieldsV1":
+    case "ExtraValue": return no === 1 ? WIRE_BYTES : undefined;
     case "IntOrString": return no === 1 || no === 2 ? WIRE_VARINT : no === 3 ? WIRE_BYTES : undefined;
   }
   return undefined;
@@ -193,6 +196,7 @@ function wellKnownFieldName(kind: string, no: number): string {
   if (kind === "Time" || kind === "MicroTime") return no === 1 ? "Seconds" : "Nanos";
   if (kind === "Quantity") return "String_";
   if (kind === "FieldsV1") return "Raw";
+  if (kind === "ExtraValue") return "Items";
   return ["", "Type", "IntVal", "StrVal"][no];
 }
 
@@ -291,6 +295,9 @@ function wellKnownJson(wk: WellKnownState): Json {
         throw new WireError(`json: error calling MarshalJSON for type *v1.FieldsV1: ${(err as Error).message}`);
       }
     }
+    // Go would print an ExtraValue with no items as null; an empty list is what a JSON client means by it.
+    case "ExtraValue":
+      return wk.items ?? [];
   }
   throw new Error(`protobuf: unknown well-known type ${wk.kind}`);
 }

@@ -112,6 +112,9 @@ function encodeValue(type: string, v: JsonValue): Buffer {
     case "FieldsV1":
       if (v !== undefined && v !== null) w.bytes(1, Buffer.from(JSON.stringify(v), "utf8"));
       return w.finish();
+    case "ExtraValue":
+      for (const item of (v as unknown[] | null | undefined) ?? []) w.string(1, String(item));
+      return w.finish();
     default:
       return encodeMessage(type, (v as JsonRecord | undefined) ?? {});
   }

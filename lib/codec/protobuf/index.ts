@@ -26,7 +26,7 @@ export interface ProtobufDecodeOptions {
   apiVersion?: string;
 }
 
-/** Kinds this decoder knows (the twelve served kinds and DeleteOptions). */
+/** Kinds this decoder knows: core, RBAC and review kinds, SecurityContextConstraints and DeleteOptions. */
 export const PROTOBUF_KINDS: readonly string[] = Object.keys(KINDS);
 
 /**

@@ -1,13 +1,14 @@
 // Protobuf field declarations for the kinds Cluster Core accepts as `application/vnd.kubernetes.protobuf`.
 //
 // Only wire facts live here: message names, field numbers, JSON names and the Go shape of each field (which
-// decides what the JSON form shows). They were taken from Kubernetes v1.32's core/v1 and meta/v1
-// `generated.proto` descriptors and the Go struct tags of the same types, plus OpenShift's security/v1
-// (see lib/codec/README.md). One field is written `"<number> <jsonName> <type>"`:
+// decides what the JSON form shows). They were taken from Kubernetes v1.32's core/v1, meta/v1, rbac/v1,
+// authentication/v1 and authorization/v1 `generated.proto` descriptors and the Go struct tags of the same
+// types, plus OpenShift's security/v1 (see lib/codec/README.md). Message names share one namespace: a name
+// two packages both use must mean the same wire shape (only ExtraValue does, and it is a well-known type). One field is written `"<number> <jsonName> <type>"`:
 //
 //   <type>      string | bool | int32 | int64 | bytes | <Message>  (one value)
 //               <type>[]                                           (repeated; omitted from JSON when empty)
-//               map<string> | map<bytes> | map<Quantity>           (map<string,V>; omitted when empty)
+//               map<string> | map<bytes> | map<Quantity|ExtraValue> (map<string,V>; omitted when empty)
 //   prefix *    a Go pointer (optional): shown whenever it is on the wire, even when zero (`false`, `0`, `""`)
 //   prefix !    a Go value without `omitempty`: always shown, zero if absent
 //   no prefix   a Go value with `omitempty`: scalars are hidden when zero; messages (Go structs) are always
@@ -17,7 +18,8 @@
 //   (inline)    instead of a JSON name: the message's fields are merged into the parent object
 //
 // Well-known messages decoded to JSON scalars: Time (RFC 3339, seconds), MicroTime (RFC 3339, microseconds),
-// Quantity (its string), IntOrString (number or string), FieldsV1 (embedded JSON).
+// Quantity (its string), IntOrString (number or string), FieldsV1 (embedded JSON), and ExtraValue
+// (authentication/authorization `ExtraValue{items=1}`, a Go []string: a JSON array of strings).
 
 export type MessageTable = Record<string, readonly string[]>;
 
@@ -201,6 +203,12 @@ export const CORE_MESSAGES: MessageTable = {
     "7 fieldsV1 *FieldsV1", "8 subresource string",
   ],
   ModifyVolumeStatus: ["1 targetVolumeAttributesClassName string", "2 status !string"],
+  Namespace: ["1 metadata ObjectMeta", "2 spec NamespaceSpec", "3 status NamespaceStatus"],
+  NamespaceCondition: [
+    "1 type !string", "2 status !string", "4 lastTransitionTime Time", "5 reason string", "6 message string",
+  ],
+  NamespaceSpec: ["1 finalizers string[]"],
+  NamespaceStatus: ["1 phase string", "2 conditions NamespaceCondition[]"],
   NFSVolumeSource: ["1 server !string", "2 path !string", "3 readOnly bool"],
   NodeAffinity: [
     "1 requiredDuringSchedulingIgnoredDuringExecution *NodeSelector",
@@ -485,6 +493,75 @@ export const SECURITY_MESSAGES: MessageTable = {
   IDRange: ["1 min int64", "2 max int64"],
 };
 
+/** k8s.io/api/rbac/v1. */
+export const RBAC_MESSAGES: MessageTable = {
+  AggregationRule: ["1 clusterRoleSelectors LabelSelector[]"],
+  ClusterRole: ["1 metadata ObjectMeta", "2 rules PolicyRule[]", "3 aggregationRule *AggregationRule"],
+  ClusterRoleBinding: ["1 metadata ObjectMeta", "2 subjects Subject[]", "3 roleRef RoleRef"],
+  PolicyRule: [
+    "1 verbs string[]", "2 apiGroups string[]", "3 resources string[]", "4 resourceNames string[]",
+    "5 nonResourceURLs string[]",
+  ],
+  Role: ["1 metadata ObjectMeta", "2 rules PolicyRule[]"],
+  RoleBinding: ["1 metadata ObjectMeta", "2 subjects Subject[]", "3 roleRef RoleRef"],
+  RoleRef: ["1 apiGroup !string", "2 kind !string", "3 name !string"],
+  Subject: ["1 kind !string", "2 apiGroup string", "3 name !string", "4 namespace string"],
+};
+
+/** k8s.io/api/authentication/v1 (ExtraValue is well-known, see above). */
+export const AUTHENTICATION_MESSAGES: MessageTable = {
+  BoundObjectReference: ["1 kind string", "2 apiVersion string", "3 name string", "4 uid string"],
+  SelfSubjectReview: ["1 metadata ObjectMeta", "2 status SelfSubjectReviewStatus"],
+  SelfSubjectReviewStatus: ["1 userInfo UserInfo"],
+  TokenRequest: ["1 metadata ObjectMeta", "2 spec TokenRequestSpec", "3 status TokenRequestStatus"],
+  TokenRequestSpec: ["1 audiences string[]", "3 boundObjectRef *BoundObjectReference", "4 expirationSeconds *int64"],
+  TokenRequestStatus: ["1 token !string", "2 expirationTimestamp Time"],
+  TokenReview: ["1 metadata ObjectMeta", "2 spec TokenReviewSpec", "3 status TokenReviewStatus"],
+  TokenReviewSpec: ["1 token string", "2 audiences string[]"],
+  TokenReviewStatus: ["1 authenticated bool", "2 user UserInfo", "3 error string", "4 audiences string[]"],
+  UserInfo: ["1 username string", "2 uid string", "3 groups string[]", "4 extra map<ExtraValue>"],
+};
+
+/** k8s.io/api/authorization/v1, and meta/v1's FieldSelectorRequirement (only reached from here). */
+export const AUTHORIZATION_MESSAGES: MessageTable = {
+  FieldSelectorAttributes: ["1 rawSelector string", "2 requirements FieldSelectorRequirement[]"],
+  FieldSelectorRequirement: ["1 key !string", "2 operator !string", "3 values string[]"],
+  LabelSelectorAttributes: ["1 rawSelector string", "2 requirements LabelSelectorRequirement[]"],
+  LocalSubjectAccessReview: [
+    "1 metadata ObjectMeta", "2 spec SubjectAccessReviewSpec", "3 status SubjectAccessReviewStatus",
+  ],
+  NonResourceAttributes: ["1 path string", "2 verb string"],
+  NonResourceRule: ["1 verbs string[]", "2 nonResourceURLs string[]"],
+  ResourceAttributes: [
+    "1 namespace string", "2 verb string", "3 group string", "4 version string", "5 resource string",
+    "6 subresource string", "7 name string", "8 fieldSelector *FieldSelectorAttributes",
+    "9 labelSelector *LabelSelectorAttributes",
+  ],
+  ResourceRule: ["1 verbs string[]", "2 apiGroups string[]", "3 resources string[]", "4 resourceNames string[]"],
+  SelfSubjectAccessReview: [
+    "1 metadata ObjectMeta", "2 spec SelfSubjectAccessReviewSpec", "3 status SubjectAccessReviewStatus",
+  ],
+  SelfSubjectAccessReviewSpec: ["1 resourceAttributes *ResourceAttributes", "2 nonResourceAttributes *NonResourceAttributes"],
+  SelfSubjectRulesReview: [
+    "1 metadata ObjectMeta", "2 spec SelfSubjectRulesReviewSpec", "3 status SubjectRulesReviewStatus",
+  ],
+  SelfSubjectRulesReviewSpec: ["1 namespace string"],
+  SubjectAccessReview: ["1 metadata ObjectMeta", "2 spec SubjectAccessReviewSpec", "3 status SubjectAccessReviewStatus"],
+  SubjectAccessReviewSpec: [
+    "1 resourceAttributes *ResourceAttributes", "2 nonResourceAttributes *NonResourceAttributes", "3 user string",
+    "4 groups string[]", "5 extra map<ExtraValue>", "6 uid string",
+  ],
+  SubjectAccessReviewStatus: ["1 allowed !bool", "2 reason string", "3 evaluationError string", "4 denied bool"],
+  SubjectRulesReviewStatus: [
+    "1 resourceRules ResourceRule[]", "2 nonResourceRules NonResourceRule[]", "3 incomplete !bool",
+    "4 evaluationError string",
+  ],
+};
+
+const RBAC = "rbac.authorization.k8s.io/v1";
+const AUTHENTICATION = "authentication.k8s.io/v1";
+const AUTHORIZATION = "authorization.k8s.io/v1";
+
 /** Top-level kinds: kind -> message, and the apiVersions under which each is registered (`*` = any). */
 export const KINDS: Record<string, { message: string; apiVersions: readonly string[] }> = {
   ConfigMap: { message: "ConfigMap", apiVersions: ["v1"] },
@@ -498,7 +575,19 @@ export const KINDS: Record<string, { message: string; apiVersions: readonly stri
   Secret: { message: "Secret", apiVersions: ["v1"] },
   Service: { message: "Service", apiVersions: ["v1"] },
   ServiceAccount: { message: "ServiceAccount", apiVersions: ["v1"] },
+  Namespace: { message: "Namespace", apiVersions: ["v1"] },
   SecurityContextConstraints: { message: "SecurityContextConstraints", apiVersions: ["v1", "security.openshift.io/v1"] },
+  Role: { message: "Role", apiVersions: [RBAC] },
+  ClusterRole: { message: "ClusterRole", apiVersions: [RBAC] },
+  RoleBinding: { message: "RoleBinding", apiVersions: [RBAC] },
+  ClusterRoleBinding: { message: "ClusterRoleBinding", apiVersions: [RBAC] },
+  TokenRequest: { message: "TokenRequest", apiVersions: [AUTHENTICATION] },
+  TokenReview: { message: "TokenReview", apiVersions: [AUTHENTICATION] },
+  SelfSubjectReview: { message: "SelfSubjectReview", apiVersions: [AUTHENTICATION] },
+  SubjectAccessReview: { message: "SubjectAccessReview", apiVersions: [AUTHORIZATION] },
+  SelfSubjectAccessReview: { message: "SelfSubjectAccessReview", apiVersions: [AUTHORIZATION] },
+  LocalSubjectAccessReview: { message: "LocalSubjectAccessReview", apiVersions: [AUTHORIZATION] },
+  SelfSubjectRulesReview: { message: "SelfSubjectRulesReview", apiVersions: [AUTHORIZATION] },
   // meta/v1 registers DeleteOptions into every group version.
   DeleteOptions: { message: "DeleteOptions", apiVersions: ["*"] },
 };
@@ -507,8 +596,8 @@ export const KINDS: Record<string, { message: string; apiVersions: readonly stri
 
 export type Scalar = "string" | "bool" | "int32" | "int64" | "bytes";
 /** Messages with a JSON form of their own (not an object of their fields). */
-export type WellKnown = "Time" | "MicroTime" | "Quantity" | "IntOrString" | "FieldsV1";
-export const WELL_KNOWN: ReadonlySet<string> = new Set<WellKnown>(["Time", "MicroTime", "Quantity", "IntOrString", "FieldsV1"]);
+export type WellKnown = "Time" | "MicroTime" | "Quantity" | "IntOrString" | "FieldsV1" | "ExtraValue";
+export const WELL_KNOWN: ReadonlySet<string> = new Set<WellKnown>(["Time", "MicroTime", "Quantity", "IntOrString", "FieldsV1", "ExtraValue"]);
 const SCALARS: ReadonlySet<string> = new Set<Scalar>(["string", "bool", "int32", "int64", "bytes"]);
 
 export type Presence = "pointer" | "omitempty" | "always";
@@ -571,4 +660,6 @@ function compile(...tables: MessageTable[]): ReadonlyMap<string, MessageDecl> {
   return out;
 }
 
-export const MESSAGES: ReadonlyMap<string, MessageDecl> = compile(CORE_MESSAGES, SECURITY_MESSAGES);
+export const MESSAGES: ReadonlyMap<string, MessageDecl> = compile(
+  CORE_MESSAGES, SECURITY_MESSAGES, RBAC_MESSAGES, AUTHENTICATION_MESSAGES, AUTHORIZATION_MESSAGES,
+);

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { NamespaceLiveView } from "@/components/namespace-view/namespace-live-view";
+import { NamespacePage as NamespaceView } from "@/components/namespace-view/namespace-page";
 import { decode, type SearchParams } from "../../page-params";
 import { requireSession } from "../../require-session";
 
@@ -12,5 +12,5 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function NamespacePage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const { namespace } = await params;
   await requireSession(`/namespaces/${namespace}`, await searchParams);
-  return <NamespaceLiveView key={namespace} namespace={decode(namespace)} />;
+  return <NamespaceView key={namespace} namespace={decode(namespace)} />;
 }
