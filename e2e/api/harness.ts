@@ -394,6 +394,33 @@ export async function stopAll(): Promise<void> {
   }
 }
 
+// ---------- cluster setup helpers ----------
+
+/**
+ * Creates each namespace (`POST /api/v1/namespaces`, as `kubectl create namespace` does) and waits until the
+ * service-account controller has given it its `default` ServiceAccount, so a test can then create pods there
+ * exactly as a user of a real cluster would. Throws on anything but 201.
+ */
+export async function createNamespaces(server: Server, ...names: string[]): Promise<void> {
+  for (const name of names) {
+    const res = await server.request("POST", "/api/v1/namespaces", {
+      body: { apiVersion: "v1", kind: "Namespace", metadata: { name } },
+    });
+    if (res.status !== 201) throw new Error(`creating namespace ${name} answered ${res.status}: ${res.text.slice(0, 300)}`);
+  }
+  const deadline = Date.now() + 30_000;
+  for (const name of names) {
+    for (;;) {
+      const sa = await server.request("GET", `/api/v1/namespaces/${name}/serviceaccounts/default`);
+      if (sa.status === 200) break;
+      if (Date.now() > deadline) {
+        throw new Error(`namespace ${name} got no default ServiceAccount within 30 s (last: ${sa.status} ${sa.text.slice(0, 200)})`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
 // ---------- assertion helpers shared by the test files ----------
 
 /** Numeric view of a resourceVersion (a decimal string of one store-wide counter). */

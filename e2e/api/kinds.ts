@@ -16,6 +16,8 @@ export interface KindCase {
   /** A JSON patch changing a field of the kind's own body, and where to read the new value back. */
   jsonPatch: { op: "replace" | "add"; path: string; value: unknown };
   patchedValue: (obj: any) => unknown;
+  /** Objects of this kind that controllers put in every namespace (as on a real cluster). */
+  inEveryNamespace: string[];
 }
 
 export const KINDS: KindCase[] = [
@@ -24,36 +26,42 @@ export const KINDS: KindCase[] = [
     fixtureFile: "configmap.yaml",
     jsonPatch: { op: "replace", path: "/data/LOG_LEVEL", value: "debug" },
     patchedValue: (o) => o.data?.LOG_LEVEL,
+    inEveryNamespace: [],
   },
   {
     kind: "Secret", plural: "secrets", singular: "secret", namespaced: true, shortNames: [],
     fixtureFile: "secret.yaml",
     jsonPatch: { op: "add", path: "/data/api-key", value: "YWJjMTIz" },
     patchedValue: (o) => o.data?.["api-key"],
+    inEveryNamespace: [],
   },
   {
     kind: "Endpoints", plural: "endpoints", singular: "endpoints", namespaced: true, shortNames: ["ep"],
     fixtureFile: "endpoints.yaml",
     jsonPatch: { op: "replace", path: "/subsets/0/ports/0/port", value: 9443 },
     patchedValue: (o) => o.subsets?.[0]?.ports?.[0]?.port,
+    inEveryNamespace: [],
   },
   {
     kind: "Event", plural: "events", singular: "event", namespaced: true, shortNames: ["ev"],
     fixtureFile: "event.yaml",
     jsonPatch: { op: "replace", path: "/count", value: 4 },
     patchedValue: (o) => o.count,
+    inEveryNamespace: [],
   },
   {
     kind: "LimitRange", plural: "limitranges", singular: "limitrange", namespaced: true, shortNames: ["limits"],
     fixtureFile: "limitrange.yaml",
     jsonPatch: { op: "replace", path: "/spec/limits/0/max/cpu", value: "4" },
     patchedValue: (o) => o.spec?.limits?.[0]?.max?.cpu,
+    inEveryNamespace: [],
   },
   {
     kind: "ResourceQuota", plural: "resourcequotas", singular: "resourcequota", namespaced: true, shortNames: ["quota"],
     fixtureFile: "resourcequota.yaml",
     jsonPatch: { op: "replace", path: "/spec/hard/pods", value: "40" },
     patchedValue: (o) => o.spec?.hard?.pods,
+    inEveryNamespace: [],
   },
   {
     kind: "Pod", plural: "pods", singular: "pod", namespaced: true, shortNames: ["po"],
@@ -61,6 +69,7 @@ export const KINDS: KindCase[] = [
     // The image is one of the few pod spec fields an update may change.
     jsonPatch: { op: "replace", path: "/spec/containers/0/image", value: "nginx:1.27.1" },
     patchedValue: (o) => o.spec?.containers?.[0]?.image,
+    inEveryNamespace: [],
   },
   {
     kind: "PersistentVolumeClaim", plural: "persistentvolumeclaims", singular: "persistentvolumeclaim",
@@ -69,18 +78,22 @@ export const KINDS: KindCase[] = [
     // A claim's spec is immutable once created; patch its metadata instead.
     jsonPatch: { op: "add", path: "/metadata/annotations", value: { "shop.example.com/backup": "nightly" } },
     patchedValue: (o) => o.metadata?.annotations,
+    inEveryNamespace: [],
   },
   {
     kind: "Service", plural: "services", singular: "service", namespaced: true, shortNames: ["svc"],
     fixtureFile: "service.yaml",
     jsonPatch: { op: "replace", path: "/spec/ports/0/targetPort", value: 8081 },
     patchedValue: (o) => o.spec?.ports?.[0]?.targetPort,
+    inEveryNamespace: [],
   },
   {
     kind: "ServiceAccount", plural: "serviceaccounts", singular: "serviceaccount", namespaced: true, shortNames: ["sa"],
     fixtureFile: "serviceaccount.yaml",
     jsonPatch: { op: "replace", path: "/automountServiceAccountToken", value: true },
     patchedValue: (o) => o.automountServiceAccountToken,
+    // The service-account controller gives every namespace its `default` ServiceAccount.
+    inEveryNamespace: ["default"],
   },
   {
     kind: "PersistentVolume", plural: "persistentvolumes", singular: "persistentvolume", namespaced: false,
@@ -88,6 +101,7 @@ export const KINDS: KindCase[] = [
     fixtureFile: "persistentvolume.yaml",
     jsonPatch: { op: "replace", path: "/spec/capacity/storage", value: "20Gi" },
     patchedValue: (o) => o.spec?.capacity?.storage,
+    inEveryNamespace: [],
   },
   {
     kind: "SecurityContextConstraints", plural: "securitycontextconstraints", singular: "securitycontextconstraints",
@@ -95,6 +109,7 @@ export const KINDS: KindCase[] = [
     fixtureFile: "securitycontextconstraints.yaml",
     jsonPatch: { op: "replace", path: "/priority", value: 7 },
     patchedValue: (o) => o.priority,
+    inEveryNamespace: [],
   },
 ];
 

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import YAML from "yaml";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { FIXTURES_DIR, rv, startServer, stopAll, subsetMismatch, type Server } from "./harness";
+import { createNamespaces, FIXTURES_DIR, rv, startServer, stopAll, subsetMismatch, type Server } from "./harness";
 import { KINDS, loadFixture, type KindCase } from "./kinds";
 
 const NS = "e2e-kubectl-crud";
@@ -20,6 +20,7 @@ let tmp: string;
 beforeAll(async () => {
   tmp = mkdtempSync(path.join(os.tmpdir(), "cluster-core-crud-"));
   server = await startServer();
+  await createNamespaces(server, NS, NS_VALIDATE);
 }, 90_000);
 
 afterAll(async () => {
@@ -173,7 +174,7 @@ describe("kubectl against the server", { timeout: 120_000 }, () => {
     const gone = await server.kubectl(["get", k.plural, name, ...nsArgs(k)], { allowFail: true });
     expect(gone.code).toBe(1);
     expect.soft(gone.stderr.trim()).toBe(`Error from server (NotFound): ${k.plural} "${name}" not found`);
-    expect(await listNames(k, scope)).toEqual([]);
+    expect(await listNames(k, scope)).toEqual(k.namespaced ? k.inEveryNamespace : []);
   });
 
   // kubectl create/replace/apply validate manifests by default (--validate=strict): kubectl fetches the

@@ -11,6 +11,9 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../
 export const SCREENSHOT_DIR = path.join(repoRoot, "test-results", "screenshots");
 
 export const ADMIN_TOKEN = E2E_ADMIN_TOKEN;
+/** The token-file user start-server.sh writes into TOKEN_AUTH_FILE (same defaults, same env overrides). */
+export const USER_TOKEN = process.env.E2E_USER_TOKEN ?? "console-e2e-team-a-token";
+export const USER_NAME = process.env.E2E_USER_NAME ?? "team-a-dev";
 
 export function dataDir(): string {
   return readFileSync(E2E_DATA_DIR_FILE, "utf8").trim();
@@ -30,9 +33,9 @@ export function kubectl(args: string[], input?: string): Promise<string> {
   });
 }
 
-export async function signIn(page: Page, next = "/"): Promise<void> {
+export async function signIn(page: Page, next = "/", token = ADMIN_TOKEN): Promise<void> {
   await page.goto(`/signin?callbackUrl=${encodeURIComponent(next)}`);
-  await page.getByLabel("Bearer token").fill(ADMIN_TOKEN);
+  await page.getByLabel("Bearer token").fill(token);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL((url) => !url.pathname.startsWith("/signin"));
 }

@@ -20,7 +20,7 @@ import { requestAttributes } from "./request-attributes";
 import type { AuditRecord } from "../audit/audit-event";
 import { AUDIT_ID_HEADER, auditIdFor } from "../audit/audit-id";
 import { sourceIPs } from "../audit/source-ips";
-import { impersonate } from "./impersonation";
+import { impersonate } from "../auth/impersonation";
 import { forbiddenError } from "./forbidden";
 import { apiVersionOf, kinds as allKinds } from "../kinds";
 
@@ -194,7 +194,7 @@ async function serve(rt: ApiRuntime, req: ApiRequest, record: AuditRecord, forma
   const decision = rt.authorizer.authorize(attrs);
   record.decision = decision.allowed ? "allow" : "forbid";
   record.reason = decision.reason;
-  if (!decision.allowed) throw forbiddenError(attrs);
+  if (!decision.allowed) throw forbiddenError(attrs, decision.reason);
 
   const info = parseRequestPath(req.path, hasGroup);
   switch (info.type) {
@@ -203,8 +203,8 @@ async function serve(rt: ApiRuntime, req: ApiRequest, record: AuditRecord, forma
     case "metrics": return metrics(rt);
     case "api": return json(apiVersions(rt.serverAddress), pretty);
     case "apis": return json(apiGroupList, pretty);
-    case "group": return json(apiGroup(info.group), pretty);
-    case "resource-list": return json(apiResourceList(info.groupVersion), pretty);
+    case "group": return json(apiGroup(info.group) ?? notFound(), pretty);
+    case "resource-list": return json(apiResourceList(info.groupVersion) ?? notFound(), pretty);
     case "openapi-v2": return openapi(rt, "v2", "", pretty);
     case "openapi-v3": return openapi(rt, "v3", "", pretty);
     case "openapi-v3-doc": return openapi(rt, "v3", info.path, pretty);
@@ -217,6 +217,10 @@ async function serve(rt: ApiRuntime, req: ApiRequest, record: AuditRecord, forma
   const watching = info.watchPath || (list && parseWatchFlag(req.query));
   format.value = negotiate(req.header("accept"), { watch: watching, list: list && !watching, conversions: req.method === "GET" || req.method === "DELETE" });
   return await resource(rt, req, info, format.value, pretty, user, attrs);
+}
+
+function notFound(): never {
+  throw errors.routeNotFound();
 }
 
 function oidc(rt: ApiRuntime, which: "configuration" | "jwks"): ApiResponse {

@@ -30,14 +30,16 @@ export interface NamespaceChoices {
 
 const DEFAULT_NAMESPACE = "default";
 
-async function fetchNamespaces(client: QueryClient, candidates: readonly string[]): Promise<{ names: string[]; source: NamespaceSource }> {
+type Listed = { names: string[]; source: Exclude<NamespaceSource, "checked"> } | { names: []; source: "forbidden" };
+
+async function listNamespaces(): Promise<Listed> {
   try {
     const body = await apiRequest<ListBody>("/api/v1/namespaces");
     const names = (body.items ?? []).map((i) => i.metadata?.name).filter((n): n is string => !!n);
     return { names: [...new Set(names)].sort(), source: "list" };
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
-    if (e.code === 403) return { names: await checkedNamespaces(client, candidates), source: "checked" };
+    if (e.code === 403) return { names: [], source: "forbidden" };
     if (e.code !== 404 && e.code !== 405) throw e;
   }
   const names = new Set<string>();
@@ -61,20 +63,28 @@ async function checkedNamespaces(client: QueryClient, candidates: readonly strin
 
 export function useNamespaces(enabled: boolean, current?: string): NamespaceChoices {
   const client = useQueryClient();
-  const candidates = enabled ? [...new Set([...(current ? [current] : []), ...readKnownNamespaces()])].sort() : [];
-  const query = useQuery({
-    queryKey: queryKeys.namespaces(candidates),
-    queryFn: () => fetchNamespaces(client, candidates),
-    enabled,
+  const noRetryOnAuth = (count: number, error: unknown) => count < 1 && (error as { code?: number }).code !== 401;
+  const listed = useQuery({ queryKey: queryKeys.namespaces(), queryFn: listNamespaces, enabled, staleTime: 30_000, retry: noRetryOnAuth });
+  const forbidden = listed.data?.source === "forbidden";
+  const candidates = forbidden ? [...new Set([...(current ? [current] : []), ...readKnownNamespaces()])].sort() : [];
+  const checked = useQuery({
+    queryKey: queryKeys.namespaces(["checked", ...candidates]),
+    queryFn: () => checkedNamespaces(client, candidates),
+    enabled: enabled && forbidden,
     staleTime: 30_000,
-    retry: (count, error) => count < 1 && (error as { code?: number }).code !== 401,
+    retry: noRetryOnAuth,
   });
-  const names = new Set(query.data?.names ?? []);
+  const names = new Set(forbidden ? (checked.data ?? []) : (listed.data?.names ?? []));
   // Lists already cached (live) know namespaces that appeared since the last fetch.
   for (const [, state] of client.getQueriesData<ListState>({ queryKey: [...queryKeys.all, "list"] })) {
     if (!state?.items) continue;
     if (state.items.size > 20_000) continue;
     for (const obj of state.items.values()) if (obj.metadata?.namespace) names.add(obj.metadata.namespace);
   }
-  return { namespaces: [...names].sort(), source: query.data?.source, isLoading: query.isLoading, error: query.error };
+  return {
+    namespaces: [...names].sort(),
+    source: listed.data === undefined ? undefined : listed.data.source === "forbidden" ? "checked" : listed.data.source,
+    isLoading: listed.isLoading || (forbidden && checked.isLoading),
+    error: (listed.error ?? checked.error) as Error | null,
+  };
 }

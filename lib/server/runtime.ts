@@ -67,7 +67,10 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
   });
   registry.admission = admissionChain(registry, security.authorizer);
   await bootstrap(registry);
-  const stopControllers = startControllers({ registry });
+  const stopControllers = startControllers({
+    registry, tokens: security.tokens, caPem: tls?.ca ?? "", rbac: security.authorizer,
+    onError: (controller, key, err) => console.error(`controller ${controller}: ${key}: ${err instanceof Error ? err.message : String(err)}`),
+  });
   let sessionBearer: ApiRuntime["sessionBearer"];
   try {
     sessionBearer = (await import("../auth/session")).bearerFromSessionCookie;

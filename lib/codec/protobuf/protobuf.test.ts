@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { StatusError } from "../../api/errors";
 import { decodeProtobufBody, PROTOBUF_KINDS } from "./index";
 import { encodeProtobufBody } from "./encode";
-import { MESSAGES } from "./schema";
+import { KINDS, MESSAGES } from "./schema";
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures");
 const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name));
@@ -44,17 +44,20 @@ function badRequest(fn: () => unknown): string {
 
 describe("bodies captured from kubectl v1.32 (fixtures/capture.mjs)", () => {
   const generators = ["configmap", "secret-generic", "secret-tls", "secret-docker-registry", "service-clusterip", "service-headless",
-    "service-nodeport", "service-externalname", "serviceaccount", "quota"];
+    "service-nodeport", "service-externalname", "serviceaccount", "quota", "namespace", "role", "clusterrole", "rolebinding",
+    "clusterrolebinding"];
+  // Commands without --dry-run: only the body was captured.
+  const bodyOnly = ["token", "token-bound", "whoami", "can-i", "can-i-subresource", "can-i-nonresource", "can-i-list"];
 
   it.each(generators)("%s decodes to what `--dry-run=client -o json` prints", (name) => {
     const decoded = decodeProtobufBody(fixture(`${name}.pb`));
     const printed = fixtureJson(`${name}.json`);
     expect(decoded.object).toStrictEqual(printed);
-    expect(decoded.apiVersion).toBe("v1");
+    expect(decoded.apiVersion).toBe(printed.apiVersion);
     expect(decoded.kind).toBe(printed.kind);
   });
 
-  it.each([...generators, "debug-copy", "debug-node"])("%s re-encodes byte for byte (schema matches Go's marshalling)", (name) => {
+  it.each([...generators, "clusterrole-aggregate", ...bodyOnly, "debug-copy", "debug-node"])("%s re-encodes byte for byte (schema matches Go's marshalling)", (name) => {
     const pb = fixture(`${name}.pb`);
     expect(encodeProtobufBody(decodeProtobufBody(pb).object)).toStrictEqual(pb);
   });
@@ -109,6 +112,63 @@ describe("bodies captured from kubectl v1.32 (fixtures/capture.mjs)", () => {
     expect((spec.securityContext as Record<string, unknown>).runAsUser).toBe(0);
     expect((spec.securityContext as Record<string, unknown>).supplementalGroups).toStrictEqual([1, 2, 4294967296]);
     expect(spec.priority).toBe(-5);
+  });
+
+  it("clusterrole --aggregation-rule: the selector decodes; Go's `rules: null` is left out like other empty lists", () => {
+    const { object } = decodeProtobufBody(fixture("clusterrole-aggregate.pb"));
+    const { rules, ...printed } = fixtureJson("clusterrole-aggregate.json");
+    expect(rules).toBeNull();
+    expect(object).toStrictEqual(printed);
+    expect(object.aggregationRule).toStrictEqual({ clusterRoleSelectors: [{ matchLabels: { "rbac.example.test/aggregate-to-monitoring": "true" } }] });
+  });
+
+  it("rolebinding: User/Group subjects carry the RBAC apiGroup, a ServiceAccount its namespace; roleRef", () => {
+    const { object } = decodeProtobufBody(fixture("rolebinding.pb"));
+    expect(object.subjects).toStrictEqual([
+      { kind: "User", apiGroup: "rbac.authorization.k8s.io", name: "alice" },
+      { kind: "Group", apiGroup: "rbac.authorization.k8s.io", name: "devs" },
+      { kind: "ServiceAccount", name: "builder", namespace: "team-a" },
+    ]);
+    expect(object.roleRef).toStrictEqual({ apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "pod-reader" });
+  });
+
+  const AUTHN = "authentication.k8s.io/v1";
+  const AUTHZ = "authorization.k8s.io/v1";
+  const noMeta = { creationTimestamp: null };
+  // What a JSON client would send for the object each command builds (Go's encoding/json of it).
+  const built: Record<string, Record<string, unknown>> = {
+    token: { kind: "TokenRequest", apiVersion: AUTHN, metadata: noMeta, spec: {}, status: { token: "", expirationTimestamp: null } },
+    "token-bound": {
+      kind: "TokenRequest", apiVersion: AUTHN, metadata: noMeta,
+      spec: {
+        audiences: ["https://api.example.test", "vault"],
+        boundObjectRef: { kind: "Pod", apiVersion: "v1", name: "web-0", uid: "7d1c7e43-0000-4000-8000-000000000002" },
+        expirationSeconds: 600,
+      },
+      status: { token: "", expirationTimestamp: null },
+    },
+    whoami: { kind: "SelfSubjectReview", apiVersion: AUTHN, metadata: noMeta, status: { userInfo: {} } },
+    "can-i": {
+      kind: "SelfSubjectAccessReview", apiVersion: AUTHZ, metadata: noMeta,
+      spec: { resourceAttributes: { namespace: "team-a", verb: "get", resource: "pods" } }, status: { allowed: false },
+    },
+    "can-i-subresource": {
+      kind: "SelfSubjectAccessReview", apiVersion: AUTHZ, metadata: noMeta,
+      spec: { resourceAttributes: { verb: "get", resource: "pods", subresource: "log", name: "web" } }, status: { allowed: false },
+    },
+    "can-i-nonresource": {
+      kind: "SelfSubjectAccessReview", apiVersion: AUTHZ, metadata: noMeta,
+      spec: { nonResourceAttributes: { path: "/healthz", verb: "get" } }, status: { allowed: false },
+    },
+    "can-i-list": {
+      kind: "SelfSubjectRulesReview", apiVersion: AUTHZ, metadata: noMeta, spec: { namespace: "team-a" }, status: { incomplete: false },
+    },
+  };
+
+  it.each(bodyOnly)("%s (create token / auth whoami / auth can-i) decodes to the object kubectl built", (name) => {
+    const decoded = decodeProtobufBody(fixture(`${name}.pb`));
+    expect(decoded.object).toStrictEqual(built[name]);
+    expect(decoded.apiVersion).toBe(built[name].apiVersion);
   });
 
   it("kubectl run sends JSON, not protobuf: its dry-run output round-trips through the declarations", () => {
@@ -223,6 +283,50 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
     orphanDependents: false, propagationPolicy: "Foreground", dryRun: ["All"],
   },
   "DeleteOptions (empty)": { kind: "DeleteOptions", apiVersion: "v1" },
+  Namespace: {
+    kind: "Namespace", apiVersion: "v1", metadata: meta("team-c"), spec: { finalizers: ["kubernetes"] },
+    status: {
+      phase: "Terminating",
+      conditions: [
+        { type: "NamespaceDeletionContentFailure", status: "False", lastTransitionTime: "2025-05-01T12:34:56Z", reason: "ContentDeleted", message: "All content successfully deleted" },
+        { type: "NamespaceFinalizersRemaining", status: "False", lastTransitionTime: null },
+      ],
+    },
+  },
+  ClusterRole: {
+    kind: "ClusterRole", apiVersion: "rbac.authorization.k8s.io/v1", metadata: meta("edit"),
+    rules: [
+      { verbs: ["*"], apiGroups: ["apps", ""], resources: ["deployments", "pods/exec"], resourceNames: ["a", "b"] },
+      { verbs: ["get"], nonResourceURLs: ["/metrics"] },
+      {},
+    ],
+    aggregationRule: { clusterRoleSelectors: [{ matchExpressions: [{ key: "rbac.example.test/aggregate", operator: "Exists" }] }, {}] },
+  },
+  TokenReview: {
+    kind: "TokenReview", apiVersion: "authentication.k8s.io/v1", metadata: { creationTimestamp: null },
+    spec: { token: "header.payload.signature", audiences: ["api"] },
+    status: {
+      authenticated: true, audiences: ["api"], error: "none",
+      user: { username: "system:serviceaccount:team-a:builder", uid: "u-5", groups: ["system:serviceaccounts"], extra: { "authentication.kubernetes.io/pod-name": ["web-0"], empty: [] } },
+    },
+  },
+  SubjectAccessReview: {
+    kind: "SubjectAccessReview", apiVersion: "authorization.k8s.io/v1", metadata: { creationTimestamp: null },
+    spec: {
+      resourceAttributes: {
+        namespace: "team-a", verb: "list", group: "apps", version: "v1", resource: "deployments", subresource: "scale", name: "web",
+        fieldSelector: { rawSelector: "metadata.name=web", requirements: [{ key: "metadata.name", operator: "In", values: ["web"] }] },
+        labelSelector: { rawSelector: "app=web", requirements: [{ key: "app", operator: "In", values: ["web"] }] },
+      },
+      user: "alice", groups: ["devs", "system:authenticated"], extra: { scopes: ["a", "b"], "x-1": ["c"] }, uid: "u-6",
+    },
+    status: { allowed: false, denied: true, reason: "no rule", evaluationError: "partial" },
+  },
+  LocalSubjectAccessReview: {
+    kind: "LocalSubjectAccessReview", apiVersion: "authorization.k8s.io/v1", metadata: { namespace: "team-a", creationTimestamp: null },
+    spec: { nonResourceAttributes: { path: "/healthz" }, user: "bob" },
+    status: { allowed: true },
+  },
 };
 
 describe("every kind round-trips Go-canonical JSON", () => {
@@ -233,10 +337,11 @@ describe("every kind round-trips Go-canonical JSON", () => {
     expect(decoded.apiVersion).toBe(sample.apiVersion);
   });
 
-  it("together with the kubectl fixtures, covers all twelve kinds and DeleteOptions", () => {
-    const covered = new Set([...Object.values(SAMPLES).map((s) => s.kind as string), "ConfigMap", "Pod"]);
+  it("together with the kubectl fixtures, covers every declared kind", () => {
+    const fromFixtures = fs.readdirSync(FIXTURES).filter((f) => f.endsWith(".pb")).map((f) => decodeProtobufBody(fixture(f)).kind);
+    const covered = new Set([...Object.values(SAMPLES).map((s) => s.kind as string), ...fromFixtures]);
     expect([...covered].sort()).toStrictEqual([...PROTOBUF_KINDS].sort());
-    expect(PROTOBUF_KINDS).toHaveLength(13);
+    expect(PROTOBUF_KINDS).toHaveLength(25);
   });
 });
 
@@ -377,6 +482,77 @@ describe("wire format", () => {
     expect(badRequest(() => decodeProtobufBody(body("v1", "ConfigMap", lfield(1, lfield(17, lfield(7, lfield(1, "{nope")))))))).toMatch(/FieldsV1/);
   });
 
+  it("ExtraValue maps (user extra): a list of strings per key; no items is []; a repeated key keeps its last value", () => {
+    const extra = (k: string, items: string[] | null) => entry(5, k, items === null ? [] : items.flatMap((i) => lfield(1, i)));
+    const keyOnly = lfield(5, lfield(1, "bare"));
+    const spec = [...lfield(3, "alice"), ...extra("scopes", ["a", "b"]), ...extra("none", null), ...keyOnly, ...extra("scopes", ["c"])];
+    const { object } = decodeProtobufBody(body("authorization.k8s.io/v1", "SubjectAccessReview", lfield(2, spec)));
+    expect(object.spec).toStrictEqual({ user: "alice", extra: { scopes: ["c"], none: [], bare: [] } });
+    expect(object.status).toStrictEqual({ allowed: false });
+    const whoami = lfield(2, lfield(1, [...lfield(1, "bob"), ...lfield(3, "g1"), ...lfield(3, "g2"), ...entry(4, "k", [...lfield(1, "v1"), ...lfield(1, "v2")])]));
+    expect(decodeProtobufBody(body("authentication.k8s.io/v1", "SelfSubjectReview", whoami)).object.status).toStrictEqual({
+      userInfo: { username: "bob", groups: ["g1", "g2"], extra: { k: ["v1", "v2"] } },
+    });
+    expect(badRequest(() => decodeProtobufBody(body("authorization.k8s.io/v1", "SubjectAccessReview", lfield(2, entry(5, "k", vfield(1, 1)))))))
+      .toBe('SubjectAccessReview in version "v1" cannot be handled as a SubjectAccessReview: proto: wrong wireType = 0 for field Items');
+  });
+
+  it("ResourceAttributes field numbers, including fieldSelector (8) and labelSelector (9)", () => {
+    const requirement = (k: string, op: string, ...values: string[]) => [...lfield(1, k), ...lfield(2, op), ...values.flatMap((v) => lfield(3, v))];
+    const attrs = [
+      ...lfield(1, "ns"), ...lfield(2, "list"), ...lfield(3, "apps"), ...lfield(4, "v1"), ...lfield(5, "deployments"), ...lfield(6, "scale"), ...lfield(7, "web"),
+      ...lfield(8, [...lfield(1, "spec.nodeName=n1"), ...lfield(2, requirement("spec.nodeName", "In", "n1"))]),
+      ...lfield(9, lfield(2, requirement("app", "Exists"))),
+    ];
+    const { object } = decodeProtobufBody(body("authorization.k8s.io/v1", "SelfSubjectAccessReview", lfield(2, lfield(1, attrs))));
+    expect(object.spec).toStrictEqual({
+      resourceAttributes: {
+        namespace: "ns", verb: "list", group: "apps", version: "v1", resource: "deployments", subresource: "scale", name: "web",
+        fieldSelector: { rawSelector: "spec.nodeName=n1", requirements: [{ key: "spec.nodeName", operator: "In", values: ["n1"] }] },
+        labelSelector: { requirements: [{ key: "app", operator: "Exists" }] },
+      },
+    });
+  });
+
+  it("TokenRequest spec: audiences=1, boundObjectRef=3, expirationSeconds=4 (a pointer: 0 is kept)", () => {
+    const spec = [...lfield(1, "api"), ...lfield(2, "skipped"), ...lfield(3, [...lfield(1, "Secret"), ...lfield(3, "s")]), ...vfield(4, 0)];
+    const { object } = decodeProtobufBody(body("", "", lfield(2, spec)), { kind: "TokenRequest", apiVersion: "authentication.k8s.io/v1" });
+    expect(object).toStrictEqual({
+      kind: "TokenRequest", apiVersion: "authentication.k8s.io/v1", metadata: { creationTimestamp: null },
+      spec: { audiences: ["api"], boundObjectRef: { kind: "Secret", name: "s" }, expirationSeconds: 0 },
+      status: { token: "", expirationTimestamp: null },
+    });
+  });
+
+  it("Namespace and RBAC field numbers: finalizers, status conditions, rules, subjects, roleRef", () => {
+    const ns = [...lfield(2, lfield(1, "kubernetes")), ...lfield(3, [...lfield(1, "Active"), ...lfield(2, [...lfield(1, "T"), ...lfield(2, "True"), ...lfield(6, "m")])])];
+    expect(decodeProtobufBody(body("v1", "Namespace", ns)).object).toStrictEqual({
+      kind: "Namespace", apiVersion: "v1", metadata: { creationTimestamp: null },
+      spec: { finalizers: ["kubernetes"] }, status: { phase: "Active", conditions: [{ type: "T", status: "True", lastTransitionTime: null, message: "m" }] },
+    });
+    const rule = [...lfield(1, "get"), ...lfield(2, ""), ...lfield(3, "pods"), ...lfield(4, "p"), ...lfield(5, "/x")];
+    expect(decodeProtobufBody(body("rbac.authorization.k8s.io/v1", "Role", lfield(2, rule))).object.rules).toStrictEqual([
+      { verbs: ["get"], apiGroups: [""], resources: ["pods"], resourceNames: ["p"], nonResourceURLs: ["/x"] },
+    ]);
+    const binding = [...lfield(2, [...lfield(1, "User"), ...lfield(3, "u")]), ...lfield(2, [...lfield(1, "ServiceAccount"), ...lfield(3, "sa"), ...lfield(4, "ns")]), ...lfield(3, lfield(3, "view"))];
+    expect(decodeProtobufBody(body("rbac.authorization.k8s.io/v1", "ClusterRoleBinding", binding)).object).toStrictEqual({
+      kind: "ClusterRoleBinding", apiVersion: "rbac.authorization.k8s.io/v1", metadata: { creationTimestamp: null },
+      subjects: [{ kind: "User", name: "u" }, { kind: "ServiceAccount", name: "sa", namespace: "ns" }],
+      roleRef: { apiGroup: "", kind: "", name: "view" },
+    });
+  });
+
+  it("each kind is accepted only under its own group version; an empty one takes the endpoint's", () => {
+    expect(badRequest(() => decodeProtobufBody(body("v1", "Role", []), { kind: "Role" })))
+      .toBe('Role in version "v1" cannot be handled as a Role: no kind "Role" is registered for version "v1" in scheme "pkg/api/legacyscheme/scheme.go:30"');
+    expect(badRequest(() => decodeProtobufBody(body("authorization.k8s.io/v1", "SelfSubjectReview", []))))
+      .toContain('no kind "SelfSubjectReview" is registered for version "authorization.k8s.io/v1"');
+    expect(badRequest(() => decodeProtobufBody(body("rbac.authorization.k8s.io/v1", "Namespace", []))))
+      .toContain('no kind "Namespace" is registered for version "rbac.authorization.k8s.io/v1"');
+    expect(decodeProtobufBody(body("", "", lfield(1, lfield(1, "r"))), { kind: "Role", apiVersion: "rbac.authorization.k8s.io/v1" }).object)
+      .toStrictEqual({ kind: "Role", apiVersion: "rbac.authorization.k8s.io/v1", metadata: { name: "r", creationTimestamp: null } });
+  });
+
   it("envelope defaults: empty kind/apiVersion take the endpoint's", () => {
     const b = body("", "", lfield(2, [...lfield(1, "k"), ...lfield(2, "v")]));
     expect(decodeProtobufBody(b, { kind: "ConfigMap", apiVersion: "v1" })).toMatchObject({ kind: "ConfigMap", apiVersion: "v1", object: { kind: "ConfigMap", apiVersion: "v1", data: { k: "v" } } });
@@ -452,7 +628,7 @@ describe("declarations", () => {
       reachable.add(name);
       for (const f of decl.ordered) if (f.message) visit(f.type);
     };
-    for (const kind of ["ConfigMap", "Endpoints", "Event", "LimitRange", "PersistentVolume", "PersistentVolumeClaim", "Pod", "ResourceQuota", "Secret", "Service", "ServiceAccount", "SecurityContextConstraints", "DeleteOptions"]) visit(kind);
+    for (const kind of PROTOBUF_KINDS) visit(KINDS[kind].message);
     expect([...MESSAGES.keys()].filter((m) => !reachable.has(m))).toStrictEqual([]);
   });
 });

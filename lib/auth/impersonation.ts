@@ -1,10 +1,10 @@
 // Impersonation (kube-apiserver's WithImpersonation filter): `Impersonate-User`, `-Group`, `-Uid` and
 // `Impersonate-Extra-<key>` headers make the request act as another user, each one authorized first by the
 // `impersonate` verb on users, groups, uids, userextras or the ServiceAccount itself.
-import { AUTHENTICATED_GROUP, type UserInfo } from "../auth/user-info";
+import { errors, StatusError } from "../api/errors";
 import type { Authorizer, ResourceAttributes } from "../authz/attributes";
-import { forbiddenError } from "./forbidden";
-import { errors } from "./errors";
+import { forbiddenStatus } from "../authz/forbidden-message";
+import { AUTHENTICATED_GROUP, type UserInfo } from "./user-info";
 
 const SA_PREFIX = "system:serviceaccount:";
 const EXTRA_PREFIX = "impersonate-extra-";
@@ -30,7 +30,11 @@ export function impersonate(authorizer: Authorizer, user: UserInfo, req: HeaderS
   }
   const check = (attrs: Omit<ResourceAttributes, "type" | "user" | "verb">) => {
     const full: ResourceAttributes = { type: "resource", user, verb: "impersonate", ...attrs };
-    if (!authorizer.authorize(full).allowed) throw forbiddenError(full);
+    const decision = authorizer.authorize(full);
+    if (!decision.allowed) {
+      const { message, details } = forbiddenStatus(full, decision.reason);
+      throw new StatusError(403, "Forbidden", message, details);
+    }
   };
   const next: UserInfo = { username, groups: [] };
   if (username.startsWith(SA_PREFIX)) {
