@@ -1,7 +1,7 @@
 // axe on the main views (light and dark), keyboard shortcuts, and screenshots of each view as artifacts.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { kubectl, shot, signIn, uniqueName } from "./support";
+import { ensureNamespaces, kubectl, shot, signIn, uniqueName } from "./support";
 
 const NAMESPACE = "e2e-a11y";
 
@@ -12,6 +12,7 @@ async function expectNoSeriousViolations(page: Page, view: string) {
 }
 
 test.beforeAll(async () => {
+  await ensureNamespaces(NAMESPACE);
   const name = uniqueName("a11y");
   await kubectl(
     ["create", "--validate=false", "-f", "-"],

@@ -2,9 +2,11 @@
 // and re-applies the user's edits; a 422 shows each cause; a dry run validates without saving.
 import { expect, test } from "@playwright/test";
 import { parse, stringify } from "yaml";
-import { editorText, kubectl, setEditorText, shot, signIn, uniqueName } from "./support";
+import { ensureNamespaces, editorText, kubectl, setEditorText, shot, signIn, uniqueName } from "./support";
 
 const NAMESPACE = "e2e-editor";
+
+test.beforeAll(() => ensureNamespaces(NAMESPACE));
 
 async function createConfigMap(name: string) {
   await kubectl(

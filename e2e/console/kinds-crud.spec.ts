@@ -2,9 +2,11 @@
 import { expect, test } from "@playwright/test";
 import { parse, stringify } from "yaml";
 import { kinds } from "../../lib/kinds";
-import { editorText, setEditorText, shot, signIn, uniqueName } from "./support";
+import { ensureNamespaces, editorText, setEditorText, shot, signIn, uniqueName } from "./support";
 
 const NAMESPACE = "e2e-crud";
+
+test.beforeAll(() => ensureNamespaces(NAMESPACE));
 
 test.describe("every kind: create, list, edit, delete", () => {
   for (const kind of kinds) {

@@ -1,9 +1,11 @@
 // Lists stay live: kubectl's changes appear in an open list without a reload; pause holds them back and
 // counts them; the namespace live view streams counts, changes and Events.
 import { expect, test } from "@playwright/test";
-import { kubectl, shot, signIn, uniqueName } from "./support";
+import { ensureNamespaces, kubectl, shot, signIn, uniqueName } from "./support";
 
 const NAMESPACE = "e2e-live";
+
+test.beforeAll(() => ensureNamespaces(NAMESPACE));
 
 const configMap = (name: string, labels: Record<string, string> = {}) =>
   JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: NAMESPACE, labels }, data: { k: "v" } });

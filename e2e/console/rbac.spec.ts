@@ -2,28 +2,24 @@
 // that namespace's objects, kube's 403 message elsewhere, no Delete on namespaces it may not delete, and its
 // own name in the header. The admin manages namespaces and RBAC objects from the same views.
 import { expect, test } from "@playwright/test";
-import { kubectl, shot, signIn, uniqueName, USER_NAME, USER_TOKEN } from "./support";
+import { ensureNamespaces, ensureObjects, shot, signIn, uniqueName, USER_NAME, USER_TOKEN } from "./support";
 
 const TEAM = "team-a";
 const OTHER = "e2e-rbac-other";
 
-async function ensure(obj: object): Promise<void> {
-  await kubectl(["create", "--validate=false", "-f", "-"], JSON.stringify(obj)).catch((e: Error) => {
-    if (!/AlreadyExists|already exists/.test(e.message)) throw e;
-  });
-}
-
 test.beforeAll(async () => {
-  for (const name of [TEAM, OTHER]) await ensure({ apiVersion: "v1", kind: "Namespace", metadata: { name } });
-  await ensure({
-    apiVersion: "rbac.authorization.k8s.io/v1",
-    kind: "RoleBinding",
-    metadata: { name: `${USER_NAME}-edit`, namespace: TEAM },
-    roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "edit" },
-    subjects: [{ apiGroup: "rbac.authorization.k8s.io", kind: "User", name: USER_NAME }],
-  });
-  await ensure({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "team-settings", namespace: TEAM }, data: { a: "1" } });
-  await ensure({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "not-yours", namespace: OTHER }, data: { b: "2" } });
+  await ensureNamespaces(TEAM, OTHER);
+  await ensureObjects(
+    {
+      apiVersion: "rbac.authorization.k8s.io/v1",
+      kind: "RoleBinding",
+      metadata: { name: `${USER_NAME}-edit`, namespace: TEAM },
+      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "edit" },
+      subjects: [{ apiGroup: "rbac.authorization.k8s.io", kind: "User", name: USER_NAME }],
+    },
+    { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "team-settings", namespace: TEAM }, data: { a: "1" } },
+    { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "not-yours", namespace: OTHER }, data: { b: "2" } },
+  );
 });
 
 test("a namespace-bound user sees its namespace, kube's 403 elsewhere, and its own name", async ({ page }) => {

@@ -33,6 +33,20 @@ export function kubectl(args: string[], input?: string): Promise<string> {
   });
 }
 
+/** Creates objects as the admin, leaving any that already exist (specs share namespaces across tests). */
+export async function ensureObjects(...objects: object[]): Promise<void> {
+  for (const obj of objects) {
+    await kubectl(["create", "--validate=false", "-f", "-"], JSON.stringify(obj)).catch((e: Error) => {
+      if (!/AlreadyExists|already exists/.test(e.message)) throw e;
+    });
+  }
+}
+
+/** Namespaces must exist before anything is created in them (NamespaceLifecycle admission, as in kube). */
+export function ensureNamespaces(...names: string[]): Promise<void> {
+  return ensureObjects(...names.map((name) => ({ apiVersion: "v1", kind: "Namespace", metadata: { name } })));
+}
+
 export async function signIn(page: Page, next = "/", token = ADMIN_TOKEN): Promise<void> {
   await page.goto(`/signin?callbackUrl=${encodeURIComponent(next)}`);
   await page.getByLabel("Bearer token").fill(token);

@@ -1,8 +1,9 @@
-// Dev tool (not run by tests): prints the CORE_MESSAGES table of ../schema.ts from a kubectl binary, so the
-// declarations can be refreshed when Kubernetes adds fields. Usage:
-//   node lib/codec/protobuf/tools/extract-declarations.mjs [path/to/kubectl] > /tmp/core.txt
-// then compare with schema.ts (the hand-kept extras, ObjectMeta.clusterName/initializers with Initializer(s),
-// and the OpenShift messages, are not produced here).
+// Dev tool (not run by tests): prints one table of ../schema.ts from a kubectl binary, so the declarations
+// can be refreshed when Kubernetes adds fields. Usage:
+//   node lib/codec/protobuf/tools/extract-declarations.mjs [path/to/kubectl] [core|rbac|authentication|authorization] > /tmp/t.txt
+// then compare with CORE_MESSAGES (default), RBAC_MESSAGES, AUTHENTICATION_MESSAGES or AUTHORIZATION_MESSAGES
+// (the hand-kept extras, ObjectMeta.clusterName/initializers with Initializer(s), and the OpenShift messages,
+// are not produced here). A group's table leaves out what the core table already declares.
 //
 // Where the facts come from, both inside any Go build of kubectl:
 // * gogo-protobuf registers each generated.proto as a gzipped FileDescriptorProto: message names, field
@@ -14,7 +15,7 @@ import fs from "node:fs";
 import zlib from "node:zlib";
 import { execFileSync } from "node:child_process";
 
-const binPath = process.argv[2] ?? fs.realpathSync(execFileSync("sh", ["-c", "command -v kubectl"]).toString().trim());
+const binPath = process.argv[2] && process.argv[2] !== "-" ? process.argv[2] : fs.realpathSync(execFileSync("sh", ["-c", "command -v kubectl"]).toString().trim());
 const bin = fs.readFileSync(binPath);
 
 // ---- protobuf descriptors ------------------------------------------------------------------------------
@@ -104,12 +105,23 @@ for (let q = ro.offset + 56; q + 24 < ro.offset + ro.size; q += 8) {
 
 // ---- the table ---------------------------------------------------------------------------------------------
 const CORE = ".k8s.io.api.core.v1.", META = ".k8s.io.apimachinery.pkg.apis.meta.v1.";
-const roots = ["ConfigMap", "Endpoints", "Event", "LimitRange", "PersistentVolume", "PersistentVolumeClaim", "Pod", "ResourceQuota", "Secret", "Service", "ServiceAccount"]
-  .map((n) => CORE + n).concat([META + "DeleteOptions", META + "Status"]);
-const WELL_KNOWN = new Set([META + "Time", META + "MicroTime", META + "FieldsV1", ".k8s.io.apimachinery.pkg.api.resource.Quantity", ".k8s.io.apimachinery.pkg.util.intstr.IntOrString"]);
+const API = ".k8s.io.api.";
+const ROOTS = {
+  core: ["ConfigMap", "Endpoints", "Event", "LimitRange", "Namespace", "PersistentVolume", "PersistentVolumeClaim", "Pod", "ResourceQuota", "Secret", "Service", "ServiceAccount"]
+    .map((n) => CORE + n).concat([META + "DeleteOptions", META + "Status"]),
+  rbac: ["Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"].map((n) => `${API}rbac.v1.${n}`),
+  authentication: ["TokenRequest", "TokenReview", "SelfSubjectReview"].map((n) => `${API}authentication.v1.${n}`),
+  authorization: ["SubjectAccessReview", "SelfSubjectAccessReview", "LocalSubjectAccessReview", "SelfSubjectRulesReview"].map((n) => `${API}authorization.v1.${n}`),
+};
+const group = process.argv[3] ?? "core";
+if (!ROOTS[group]) throw new Error(`unknown table ${group}; one of ${Object.keys(ROOTS).join(", ")}`);
+// ExtraValue (a Go []string) is a well-known type in schema.ts, decoded to a JSON array.
+const WELL_KNOWN = new Set([META + "Time", META + "MicroTime", META + "FieldsV1", ".k8s.io.apimachinery.pkg.api.resource.Quantity", ".k8s.io.apimachinery.pkg.util.intstr.IntOrString",
+  `${API}authentication.v1.ExtraValue`, `${API}authorization.v1.ExtraValue`]);
 const short = (n) => n.split(".").pop();
-const goKey = (n) => { const parts = n.slice(1).split("."); const name = parts.pop(); return `${parts.join(".").replace(/^k8s\.io\.api\.core\.v1$/, "k8s.io/api/core/v1").replace(/^k8s\.io\.apimachinery\.pkg\.apis\.meta\.v1$/, "k8s.io/apimachinery/pkg/apis/meta/v1")}.v1.${name}`; };
-const order = []; const seen = new Set(); const problems = [];
+// ".k8s.io.api.rbac.v1.Role" -> "k8s.io/api/rbac/v1.v1.Role" (Go package path, then the type's own name).
+const goKey = (n) => { const parts = n.slice(1).split("."); const name = parts.pop(); return `k8s.io/${parts.slice(2).join("/")}.${parts.at(-1)}.${name}`; };
+let order = []; const seen = new Set(); const problems = [];
 const visit = (n) => {
   if (seen.has(n)) return; seen.add(n);
   if (WELL_KNOWN.has(n)) return;
@@ -117,7 +129,9 @@ const visit = (n) => {
   order.push(n);
   for (const f of m.fields) if (f.typeName) { const t = descriptors[f.typeName]; if (t?.mapEntry) t.fields.forEach((ef) => ef.typeName && visit(ef.typeName)); else visit(f.typeName); }
 };
-roots.forEach(visit);
+// A group's table omits what the core table declares (ObjectMeta, LabelSelector, ...).
+if (group !== "core") { ROOTS.core.forEach(visit); order = []; }
+ROOTS[group].forEach(visit);
 const out = [];
 for (const n of order.sort((a, b) => short(a).localeCompare(short(b)))) {
   const go = goStructs.get(goKey(n)); if (!go) { problems.push(`no Go struct for ${n}`); continue; }
