@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import YAML from "yaml";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { rv, startServer, stopAll, type Server } from "./harness";
+import { createNamespaces, rv, startServer, stopAll, type Server } from "./harness";
 import { KINDS, loadFixture, type KindCase } from "./kinds";
 
 const NS = "e2e-kubectl-apply";
@@ -23,6 +23,7 @@ let tmp: string;
 beforeAll(async () => {
   tmp = mkdtempSync(path.join(os.tmpdir(), "cluster-core-apply-"));
   server = await startServer();
+  await createNamespaces(server, NS);
 }, 90_000);
 
 afterAll(async () => {

@@ -21,7 +21,7 @@ describe("templates", () => {
 
   it("offers the name-only dialog for a kind whose template is just a name, not for one with content", () => {
     const base = kindByPlural("configmaps")!;
-    const namespaceLike: AnyKind = { ...base, kind: "Namespace", plural: "namespaces", namespaced: false, template: { apiVersion: "v1", kind: "Namespace", metadata: { name: "example" }, spec: {} } };
+    const namespaceLike: AnyKind = { ...base, kind: "Namespace", plural: "namespaces", namespaced: false, template: { apiVersion: "v1", kind: "Namespace", metadata: { name: "example", labels: { team: "a" } }, spec: {} } };
     expect(createsByNameOnly(namespaceLike)).toBe(true);
     expect(createsByNameOnly(kindByPlural("pods")!)).toBe(false);
     expect(objectNamed(namespaceLike, "team-b")).toEqual({ apiVersion: "v1", kind: "Namespace", metadata: { name: "team-b" }, spec: {} });

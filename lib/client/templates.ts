@@ -28,7 +28,8 @@ const isEmpty = (v: unknown) => v === undefined || v === null || (typeof v === "
  */
 export function createsByNameOnly(kind: AnyKind): boolean {
   const { apiVersion: _v, kind: _k, metadata, ...rest } = kind.template as KubeObject;
-  const meta = Object.keys(metadata ?? {}).filter((k) => k !== "name");
+  // Example labels and annotations in a template are decoration, not content the object needs.
+  const meta = Object.keys(metadata ?? {}).filter((k) => k !== "name" && k !== "labels" && k !== "annotations");
   return meta.length === 0 && Object.values(rest).every(isEmpty);
 }
 
