@@ -4,7 +4,7 @@
 //
 // Environment:
 //   BENCH_QUICK=1            ~1.5 minute smoke run: 1 round, 3 s runs, W=1000 only, no plain-HTTP row
-//   BENCH_SCENARIOS=a,b      any of create,get,list,list-pages,watch,watch-<W>,watch-http,watch-http-<W>
+//   BENCH_SCENARIOS=a,b      any of create,get,get-rbac,get-audit,list,list-pages,watch,watch-<W>,watch-http,watch-http-<W>
 //   BENCH_ROUNDS=n           measured rounds per target (default 3; quick 1)
 //   BENCH_DURATION=s         seconds per load run and per watch event phase (default 10; quick 3)
 //   BENCH_WATCHERS=a,b,c     watcher counts for `watch` (default 100,1000,5000; quick 1000)
@@ -28,6 +28,7 @@ import {
   freePort, installCleanup, killAllChildren, median, openFileLimit, probe, procMemory, raiseOpenFileLimit, round, sleep,
   startChild, stopChild, waitForOutput, type Child, type ProbeStats,
 } from "./common";
+import { collectionPath, rbacFixture, READER_SA, type SeedObject } from "./rbac-fixture";
 import type { WatchClientConfig, WatchClientResult } from "./watch-client";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -37,7 +38,7 @@ const ROUNDS = Number(env.BENCH_ROUNDS ?? (QUICK ? 1 : 3));
 const DURATION = Number(env.BENCH_DURATION ?? (QUICK ? 3 : 10));
 const WARMUP = QUICK ? 1 : 3;
 const WATCHERS = (env.BENCH_WATCHERS ?? (QUICK ? "1000" : "100,1000,5000")).split(",").map(Number).filter((n) => n > 0);
-const ALL_SCENARIOS = ["create", "get", "list", "list-pages", "watch", "watch-http"];
+const ALL_SCENARIOS = ["create", "get", "get-rbac", "get-audit", "list", "list-pages", "watch", "watch-http"];
 /** Quick mode leaves out the plain-HTTP comparison row unless asked for. */
 const DEFAULT_SCENARIOS = QUICK ? ALL_SCENARIOS.filter((s) => s !== "watch-http") : ALL_SCENARIOS;
 const SCENARIOS = (env.BENCH_SCENARIOS ?? DEFAULT_SCENARIOS.join(",")).split(",").map((s) => s.trim()).filter(Boolean);
@@ -97,6 +98,8 @@ type ServerKind = "ours" | "bare-http" | "raw-sqlite-insert" | "fanout";
 
 interface Target {
   kind: ServerKind;
+  /** Name of this target in runs and medians when one server is measured with several credentials or settings. */
+  label?: string;
   child: Child;
   url: string;
   caFile: string;
@@ -105,6 +108,8 @@ interface Target {
   dataDir?: string;
   dbFiles: string[];
 }
+
+const targetName = (t: Target) => t.label ?? t.kind;
 
 let refPki: { cert: string; key: string; ca: string } | undefined;
 async function refTls(): Promise<{ cert: string; key: string; ca: string }> {
@@ -138,17 +143,17 @@ function cleanEnv(): NodeJS.ProcessEnv {
 }
 
 let serverSeq = 0;
-async function startOurs(opts: { plain?: boolean; gc?: boolean; dataDir?: string } = {}): Promise<Target> {
+async function startOurs(opts: { plain?: boolean; gc?: boolean; dataDir?: string; label?: string; env?: Record<string, string> } = {}): Promise<Target> {
   const port = await freePort();
   const dataDir = opts.dataDir ?? path.join(scratch, `ours-${++serverSeq}`);
   const child = startChild("ours", process.execPath, nodeArgs("server.ts", !!opts.gc, CPU_PROF), {
     cwd: SRC, ipc: true,
-    env: { ...cleanEnv(), PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, CLUSTER_CORE_CONSOLE: "off", NODE_ENV: "production", ...(opts.plain ? { INSECURE_HTTP: "1" } : {}) },
+    env: { ...cleanEnv(), PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, CLUSTER_CORE_CONSOLE: "off", NODE_ENV: "production", ...(opts.plain ? { INSECURE_HTTP: "1" } : {}), ...opts.env },
   });
   await waitForOutput(child, /cluster-core listening/, 120_000);
   ourToken = readFileSync(path.join(dataDir, "admin-token"), "utf8").trim();
   return {
-    kind: "ours", child, url: `${opts.plain ? "http" : "https"}://127.0.0.1:${port}`, caFile: path.join(dataDir, "pki", "ca.crt"),
+    kind: "ours", label: opts.label, child, url: `${opts.plain ? "http" : "https"}://127.0.0.1:${port}`, caFile: path.join(dataDir, "pki", "ca.crt"),
     auth: `Bearer ${ourToken}`, dataDir, dbFiles: ["cluster-core.db", "cluster-core.db-wal"].map((f) => path.join(dataDir, f)),
   };
 }
@@ -173,7 +178,8 @@ const dbBytes = (t: Target) => t.dbFiles.reduce((a, f) => { try { return a + sta
 // --- request/response load (autocannon, programmatic, no pipelining) --------------------------------------
 
 interface LoadRun {
-  target: ServerKind;
+  /** The target's label (e.g. `ours-sa`), else its kind. */
+  target: string;
   round: number;
   rps: number;
   p50: number;
@@ -225,7 +231,7 @@ async function measureLoad(t: Target, spec: LoadSpec, seconds: number, roundNo: 
   const completed = Object.values(statusCodes).reduce((a, b) => a + b, 0);
   const MiB = (b: number) => round(b / 1048576, 1)!;
   return {
-    target: t.kind, round: roundNo,
+    target: targetName(t), round: roundNo,
     rps: round(completed / r.duration, 1)!,
     p50: r.latency.p50, p99: r.latency.p99, meanMs: round(r.latency.mean)!,
     requests: completed, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, statusCodes,
@@ -263,7 +269,7 @@ interface ScenarioResult {
 
 const results: ScenarioResult[] = [];
 
-function loadMedians(runs: LoadRun[], kinds: ServerKind[]): Record<string, Record<string, number | null>> {
+function loadMedians(runs: LoadRun[], kinds: string[]): Record<string, Record<string, number | null>> {
   const out: Record<string, Record<string, number | null>> = {};
   for (const k of kinds) {
     const rs = runs.filter((r) => r.target === k);
@@ -287,14 +293,14 @@ const atMost = (name: string, value: number | null, goal: number, source: string
 /** ours, ref(s), ours, ref(s), ...: one discarded warm-up run per target, then ROUNDS measured runs each. */
 async function interleavedLoad(targets: Target[], spec: LoadSpec): Promise<LoadRun[]> {
   for (const t of targets) {
-    log(`  warm-up ${t.kind} (${WARMUP}s)`);
+    log(`  warm-up ${targetName(t)} (${WARMUP}s)`);
     await runAutocannon(t, spec, WARMUP);
   }
   const runs: LoadRun[] = [];
   for (let r = 1; r <= ROUNDS; r++) {
     for (const t of targets) {
       const run = await measureLoad(t, spec, DURATION, r);
-      log(`  round ${r} ${t.kind.padEnd(17)} ${String(run.rps).padStart(9)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  non2xx ${run.non2xx}  errors ${run.errors + run.timeouts}`);
+      log(`  round ${r} ${targetName(t).padEnd(17)} ${String(run.rps).padStart(9)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  non2xx ${run.non2xx}  errors ${run.errors + run.timeouts}`);
       runs.push(run);
     }
   }
@@ -329,13 +335,25 @@ const seedBody = (i: number) => ({
 });
 
 /**
- * BENCH_SEED=store (default): the 10,000 ConfigMaps are created before our server starts, in this process, through
- * lib/registry's Registry.create over lib/storage's store on the server's data directory: the server's own write
- * path (defaults, validation, metadata, revision log + current state, group commit) minus HTTP, so the stored
- * objects are exactly what the API would store. Seeding through the API (BENCH_SEED=api) takes about a minute on
- * this box because the server commits one write per transaction (see bench/README.md).
+ * What the read scenarios need stored: the Namespace objects first (namespaces are real objects: nothing can
+ * be created in a missing one through the API), the 10,000 ConfigMaps, and with `rbac` the get-rbac fixture
+ * (bench/rbac-fixture.ts: 1,000 Roles and RoleBindings over five namespaces, the reader ServiceAccount and
+ * its binding).
  */
-async function seedStore(dataDir: string): Promise<number> {
+function seedPlan(rbac: boolean): { namespaces: string[]; objects: SeedObject[] } {
+  const fixture = rbac ? rbacFixture(SEED_NS) : { namespaces: [SEED_NS], objects: [] };
+  const cms = Array.from({ length: SEED_COUNT }, (_, i): SeedObject => ({ plural: "configmaps", namespace: SEED_NS, body: seedBody(i) }));
+  return { namespaces: fixture.namespaces, objects: [...cms, ...fixture.objects] };
+}
+
+/**
+ * BENCH_SEED=store (default): everything is created before our server starts, in this process, through
+ * lib/registry's Registry.create over lib/storage's store on the server's data directory: the server's own write
+ * path (defaults, validation, metadata, revision log + current state, group commit) minus HTTP and admission,
+ * so the stored objects are exactly what the API would store. Seeding through the API (BENCH_SEED=api) takes
+ * about a minute on this box because the server commits one write per transaction (see bench/README.md).
+ */
+async function seedStore(dataDir: string, rbac: boolean): Promise<number> {
   const t0 = Date.now();
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const { openStore } = await serverModule<typeof import("../lib/storage")>("lib/storage/index.ts");
@@ -343,12 +361,16 @@ async function seedStore(dataDir: string): Promise<number> {
   const { kinds, kindByPlural } = await serverModule<typeof import("../lib/kinds")>("lib/kinds/index.ts");
   const store = await openStore({ databaseUrl: `file:${path.join(dataDir, "cluster-core.db")}`, compactionWindowSeconds: 300 });
   const registry = new Registry(store, kinds);
-  const cm = kindByPlural("configmaps")!;
+  const opts = { dryRun: false, fieldValidation: "Strict" as const };
+  const plan = seedPlan(rbac);
+  // The server would also create these at start (lib/bootstrap/namespaces.ts); made here so the store holds
+  // what an API-seeded one would.
+  for (const ns of plan.namespaces) await registry.create(kindByPlural("namespaces")!, undefined, { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } }, opts);
   let next = 0;
   const worker = async () => {
-    while (next < SEED_COUNT) {
-      const i = next++;
-      await registry.create(cm, SEED_NS, seedBody(i), { dryRun: false, fieldValidation: "Warn" });
+    while (next < plan.objects.length) {
+      const o = plan.objects[next++];
+      await registry.create(kindByPlural(o.plural)!, o.namespace, o.body, opts);
     }
   };
   await Promise.all(Array.from({ length: 256 }, worker));
@@ -357,20 +379,60 @@ async function seedStore(dataDir: string): Promise<number> {
   return (Date.now() - t0) / 1000;
 }
 
-async function seedApi(t: Target): Promise<number> {
+async function postOk(t: Target, p: string, body: unknown, agent: http.Agent, ok: number[] = [201]): Promise<string> {
+  const r = await httpsJson(t, "POST", p, body, agent);
+  if (!ok.includes(r.status)) throw new Error(`POST ${p}: ${r.status} ${r.text.slice(0, 300)}`);
+  return r.text;
+}
+
+async function seedApi(t: Target, rbac: boolean): Promise<number> {
   const t0 = Date.now();
   const agent = new https.Agent({ keepAlive: true, maxSockets: 64, ca: readFileSync(t.caFile) });
+  const plan = seedPlan(rbac);
+  for (const ns of plan.namespaces) await postOk(t, "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } }, agent);
   let next = 0;
   const worker = async () => {
-    while (next < SEED_COUNT) {
-      const i = next++;
-      const r = await httpsJson(t, "POST", `/api/v1/namespaces/${SEED_NS}/configmaps`, seedBody(i), agent);
-      if (r.status !== 201) throw new Error(`seed ${i}: ${r.status} ${r.text.slice(0, 200)}`);
+    while (next < plan.objects.length) {
+      const o = plan.objects[next++];
+      await postOk(t, collectionPath(o), o.body, agent);
     }
   };
   await Promise.all(Array.from({ length: 64 }, worker));
   agent.destroy();
   return (Date.now() - t0) / 1000;
+}
+
+/** A TokenRequest for the reader ServiceAccount, made by the admin: the token `kubectl create token` would get. */
+async function readerToken(t: Target): Promise<string> {
+  const agent = new https.Agent({ keepAlive: false, ca: readFileSync(t.caFile) });
+  try {
+    const text = await postOk(t, `/api/v1/namespaces/${SEED_NS}/serviceaccounts/${READER_SA}/token`,
+      { apiVersion: "authentication.k8s.io/v1", kind: "TokenRequest", spec: { expirationSeconds: 3600 } }, agent);
+    const token = (JSON.parse(text) as { status?: { token?: string } }).status?.token;
+    if (!token) throw new Error("TokenRequest: the answer has no status.token");
+    return token;
+  } finally {
+    agent.destroy();
+  }
+}
+
+/**
+ * Proof that the reader goes through RBAC rather than a shortcut: it may get a ConfigMap in its namespace
+ * (its RoleBinding) but not list Secrets there, nor get a ConfigMap in another namespace.
+ */
+async function rbacChecks(t: Target): Promise<Record<string, number>> {
+  const agent = new https.Agent({ keepAlive: false, ca: readFileSync(t.caFile) });
+  try {
+    const status = async (p: string) => (await httpsJson(t, "GET", p, undefined, agent)).status;
+    return {
+      [`get configmap ${SEED_NS}/${seedName(0)}`]: await status(`/api/v1/namespaces/${SEED_NS}/configmaps/${seedName(0)}`),
+      [`list secrets in ${SEED_NS}`]: await status(`/api/v1/namespaces/${SEED_NS}/secrets`),
+      [`list configmaps in ${SEED_NS}`]: await status(`/api/v1/namespaces/${SEED_NS}/configmaps`),
+      ["get configmap team-a/x"]: await status("/api/v1/namespaces/team-a/configmaps/x"),
+    };
+  } finally {
+    agent.destroy();
+  }
 }
 
 /** The seeded objects as our server serves them (one JSON per line, for bare-http) and the list RV. */

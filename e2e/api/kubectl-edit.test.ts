@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import YAML from "yaml";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { FIXTURES_DIR, rv, startServer, stopAll, type Server } from "./harness";
+import { createNamespaces, FIXTURES_DIR, rv, startServer, stopAll, type Server } from "./harness";
 
 const NS = "e2e-kubectl-edit";
 const KUBECTL = process.env.KUBECTL ?? "/usr/bin/kubectl";
@@ -39,6 +39,7 @@ beforeAll(async () => {
   editor = path.join(tmp, "editor.mjs");
   writeFileSync(editor, EDITOR_SOURCE);
   server = await startServer();
+  await createNamespaces(server, NS);
   // fixtures used below, created through the API as they are
   for (const f of ["configmap.yaml", "pod.yaml", "service.yaml", "persistentvolumeclaim.yaml", "persistentvolume.yaml"]) {
     await server.kubectl(["create", "-f", path.join(FIXTURES_DIR, f), "-n", NS]);

@@ -1,10 +1,13 @@
 // kubectl's imperative generators send protobuf bodies (create configmap/secret/service/serviceaccount/quota)
 // or JSON (run); all of them must work unchanged.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startServer, stopAll, type Server } from "./harness";
+import { createNamespaces, startServer, stopAll, type Server } from "./harness";
 
 let server: Server;
-beforeAll(async () => { server = await startServer(); }, 90_000);
+beforeAll(async () => {
+  server = await startServer();
+  await createNamespaces(server, "generators");
+}, 90_000);
 afterAll(async () => { await stopAll(); }, 60_000);
 
 const NS = ["-n", "generators"];

@@ -6,7 +6,7 @@
 // a pod are checked through that rule (a merge that lost an item would be a forbidden change). Refused
 // patches (failed JSON patch test, invalid result) write nothing. One server for the whole file.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { rv, startServer, stopAll, type Server } from "./harness";
+import { createNamespaces, rv, startServer, stopAll, type Server } from "./harness";
 import { KINDS, expectStatus, loadFixture, type KindCase } from "./kinds";
 
 const NS = "e2e-kubectl-patch";
@@ -15,6 +15,7 @@ let server: Server;
 
 beforeAll(async () => {
   server = await startServer();
+  await createNamespaces(server, NS);
 }, 90_000);
 
 afterAll(async () => {

@@ -2,7 +2,7 @@
 // delete semantics, the PVC status subresource, discovery and health. One server for the whole file.
 import YAML from "yaml";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { rv, startServer, stopAll, type ApiResponse, type Server } from "./harness";
+import { createNamespaces, rv, startServer, stopAll, type ApiResponse, type Server } from "./harness";
 import { ALL_VERBS, KINDS, expectStatus, loadFixture } from "./kinds";
 
 const NS = "e2e-rest";
@@ -13,6 +13,7 @@ let server: Server;
 
 beforeAll(async () => {
   server = await startServer();
+  await createNamespaces(server, NS);
 }, 90_000);
 
 afterAll(async () => {

@@ -5,7 +5,7 @@
 // One server for the whole file.
 import YAML from "yaml";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { rv, startServer, stopAll, type ApiResponse, type Server } from "./harness";
+import { createNamespaces, rv, startServer, stopAll, type ApiResponse, type Server } from "./harness";
 import { KINDS, expectStatus, loadFixture, type KindCase } from "./kinds";
 
 const NS = "e2e-validation";
@@ -14,6 +14,7 @@ let server: Server;
 
 beforeAll(async () => {
   server = await startServer();
+  await createNamespaces(server, NS);
 }, 90_000);
 
 afterAll(async () => {

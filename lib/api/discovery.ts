@@ -15,7 +15,7 @@ const storageVersionHash = (group: string, kind: string) =>
  * What an action subresource (a kind's `actionSubresources`) creates, as discovery lists it: kube serves
  * `<plural>/token` with the TokenRequest kind of authentication.k8s.io/v1.
  */
-const ACTION_SUBRESOURCES: Record<string, { group: string; version: string; kind: string; verbs: string[] }> = {
+export const ACTION_SUBRESOURCES: Record<string, { group: string; version: string; kind: string; verbs: string[] }> = {
   token: { group: "authentication.k8s.io", version: "v1", kind: "TokenRequest", verbs: ["create"] },
 };
 

@@ -6,7 +6,7 @@ import type { AnyKind, KubeObject } from "../kinds/types";
 import type { Registry, Answer, ListAnswer } from "../registry/registry";
 import { parseDeleteOptions, parseListOptions, parseWriteOptions } from "../registry/options";
 import type { EventType, WatchSink } from "../storage";
-import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from "./discovery";
+import { ACTION_SUBRESOURCES, apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from "./discovery";
 import { errors, isStatusError, StatusError } from "./errors";
 import { bodyType, decodeBody, negotiate, unsupportedBody, type OutputFormat } from "./media";
 import { applyPatch, shownPatch } from "./patch";
@@ -216,7 +216,7 @@ async function serve(rt: ApiRuntime, req: ApiRequest, record: AuditRecord, forma
   const list = req.method === "GET" && info.name === undefined;
   const watching = info.watchPath || (list && parseWatchFlag(req.query));
   format.value = negotiate(req.header("accept"), { watch: watching, list: list && !watching, conversions: req.method === "GET" || req.method === "DELETE" });
-  return await resource(rt, req, info, format.value, pretty, user, attrs);
+  return await resource(rt, req, info, format.value, pretty, user, record);
 }
 
 function notFound(): never {
@@ -230,10 +230,11 @@ function oidc(rt: ApiRuntime, which: "configuration" | "jwks"): ApiResponse {
   return { status: 200, headers: { "content-type": contentType, "cache-control": "public, max-age=3600" }, body };
 }
 
-async function readJsonBody(req: ApiRequest, kindName: string): Promise<unknown> {
+/** The body of a create-only request (a review, a TokenRequest): JSON, YAML or protobuf. */
+async function readActionBody(req: ApiRequest, kindName: string, apiVersion: string): Promise<unknown> {
   const type = bodyType(req.header("content-type"));
-  if (type !== "json" && type !== "yaml") throw unsupportedBody(false);
-  return decodeBody(await req.body(MAX_BODY_BYTES), type, kindName);
+  if (type !== "json" && type !== "yaml" && type !== "protobuf") throw unsupportedBody(false);
+  return decodeBody(await req.body(MAX_BODY_BYTES), type, kindName, apiVersion);
 }
 
 async function review(rt: ApiRuntime, req: ApiRequest, info: ReviewRequest, user: UserInfo, pretty: boolean): Promise<ApiResponse> {
@@ -241,7 +242,7 @@ async function review(rt: ApiRuntime, req: ApiRequest, info: ReviewRequest, user
   const handler = rt.actions?.get(`${info.review.group}/${info.review.plural}`);
   if (!handler) throw errors.routeNotFound();
   const opts = parseWriteOptions(req.query);
-  const body = await readJsonBody(req, info.review.kind);
+  const body = await readActionBody(req, info.review.kind, `${info.review.group}/v1`);
   const answer = await handler({ user, namespace: info.namespace ?? "", name: "", body, dryRun: opts.dryRun });
   return json(answer.object, pretty, answer.code);
 }
@@ -314,13 +315,13 @@ async function readObjectBody(req: ApiRequest, kind: AnyKind, check: FieldCheck)
   const type = bodyType(req.header("content-type"));
   if (type !== "json" && type !== "yaml" && type !== "protobuf") throw unsupportedBody(false);
   const raw = await req.body(MAX_BODY_BYTES);
-  const value = decodeBody(raw, type, kind.kind);
+  const value = decodeBody(raw, type, kind.kind, apiVersionOf(kind));
   // Protobuf has no unknown or duplicate fields to report (the decoder skips unknown ones).
   if (type === "protobuf") return value;
   return checkFields(kind, value, check, check.mode === "Ignore" ? [] : duplicateFields(raw, type));
 }
 
-async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, format: OutputFormat, pretty: boolean, user: UserInfo, attrs: Attributes): Promise<ApiResponse> {
+async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, format: OutputFormat, pretty: boolean, user: UserInfo, record: AuditRecord): Promise<ApiResponse> {
   const { kind, namespace, name, subresource } = info;
   if (subresource && kind.actionSubresources?.includes(subresource)) return action(rt, req, info, user, pretty);
   const reg = rt.registry;
@@ -332,7 +333,6 @@ async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, 
     if (req.method !== "GET") throw errors.methodNotAllowed();
     return watch(rt, req, info, format);
   }
-  void attrs;
   switch (req.method) {
     case "GET":
       if (name === undefined) {
@@ -346,6 +346,9 @@ async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, 
       const opts = { ...parseWriteOptions(q), user };
       const check = { mode: opts.fieldValidation, warnings };
       answer = await reg.create(kind, info.unscoped ? undefined : namespace, await readObjectBody(req, kind, check), opts);
+      // As kube's audit does, a create's objectRef names the object it made.
+      const made = (answer as { object?: KubeObject }).object?.metadata;
+      if (record.objectRef && made?.name) record.objectRef = { ...record.objectRef, name: made.name, ...(made.namespace ? { namespace: made.namespace } : {}) };
       break;
     }
     case "PUT": {
@@ -394,7 +397,8 @@ async function action(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, us
   const handler = rt.actions?.get(`${info.kind.plural}/${info.subresource}`);
   if (!handler) throw errors.routeNotFound();
   const opts = parseWriteOptions(req.query);
-  const body = await readJsonBody(req, "");
+  const made = ACTION_SUBRESOURCES[info.subresource!];
+  const body = await readActionBody(req, made?.kind ?? "", made ? `${made.group}/${made.version}` : "v1");
   const answer = await handler({ user, namespace: info.namespace ?? "", name: info.name, body, dryRun: opts.dryRun });
   return json(answer.object, pretty, answer.code);
 }
