@@ -361,7 +361,7 @@ async function seedStore(dataDir: string, rbac: boolean): Promise<number> {
   const { kinds, kindByPlural } = await serverModule<typeof import("../lib/kinds")>("lib/kinds/index.ts");
   const store = await openStore({ databaseUrl: `file:${path.join(dataDir, "cluster-core.db")}`, compactionWindowSeconds: 300 });
   const registry = new Registry(store, kinds);
-  const opts = { dryRun: false, fieldValidation: "Strict" as const };
+  const opts = { dryRun: false, fieldValidation: "Warn" as const };
   const plan = seedPlan(rbac);
   // The server would also create these at start (lib/bootstrap/namespaces.ts); made here so the store holds
   // what an API-seeded one would.
