@@ -13,7 +13,7 @@ let server: Server;
 
 beforeAll(async () => {
   server = await startServer();
-  await createNamespaces(server, NS);
+  await createNamespaces(server, NS, `other-${NS}`, "e2e-rest-selectors", "e2e-rest-deletecollection");
 }, 90_000);
 
 afterAll(async () => {
