@@ -28,7 +28,7 @@ import {
   freePort, installCleanup, killAllChildren, median, openFileLimit, probe, procMemory, raiseOpenFileLimit, round, sleep,
   startChild, stopChild, waitForOutput, type Child, type ProbeStats,
 } from "./common";
-import { collectionPath, rbacFixture, READER_SA, type SeedObject } from "./rbac-fixture";
+import { collectionPath, RBAC_FILLER_COUNT, rbacFixture, READER_SA, type SeedObject } from "./rbac-fixture";
 import type { WatchClientConfig, WatchClientResult } from "./watch-client";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -456,6 +456,9 @@ async function scenarioCreate(): Promise<void> {
   const raw = await startRef("raw-sqlite-insert");
   const bare = await startRef("bare-http");
   try {
+    const agent = new https.Agent({ keepAlive: false, ca: readFileSync(ours.caFile) });
+    await postOk(ours, "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "create" } }, agent);
+    agent.destroy();
     let seq = 0;
     const tag = Date.now().toString(36);
     const bytes0 = new Map<Target, number>();
@@ -492,40 +495,128 @@ async function scenarioCreate(): Promise<void> {
   }
 }
 
+/** Bytes of every file in a directory (the audit log and its rotated backups). */
+function dirBytes(dir: string): number {
+  try { return readdirSync(dir).reduce((a, f) => a + statSync(path.join(dir, f)).size, 0); } catch { return 0; }
+}
+
 async function scenariosRead(which: string[]): Promise<void> {
   const viaApi = env.BENCH_SEED === "api";
-  log(`seeding ${SEED_COUNT} ConfigMaps into namespace ${SEED_NS} ${viaApi ? "through our HTTPS API" : "through lib/registry + lib/storage, before the server starts"}`);
+  const gets = ["get", "get-rbac", "get-audit"].filter((s) => which.includes(s));
+  const rbac = which.includes("get-rbac");
+  const audit = which.includes("get-audit");
+  log(`seeding ${SEED_COUNT} ConfigMaps into namespace ${SEED_NS}${rbac ? " and the get-rbac fixture (1,000 Roles + 1,000 RoleBindings)" : ""} ${viaApi ? "through our HTTPS API" : "through lib/registry + lib/storage, before the server starts"}`);
   const dataDir = path.join(scratch, `ours-${++serverSeq}`);
-  const storeSeconds = viaApi ? 0 : await seedStore(dataDir);
+  const storeSeconds = viaApi ? 0 : await seedStore(dataDir, rbac);
+  // get-audit: a second server on the same data with the audit log on; in-process seeding copies the data
+  // directory before either server has started (nothing else in it yet: keys and tokens are made at start).
+  const auditDataDir = path.join(scratch, `ours-${++serverSeq}`);
+  const auditDir = path.join(scratch, `audit-${serverSeq}`);
+  if (audit && !viaApi) cpSync(dataDir, auditDataDir, { recursive: true });
   const ours = await startOurs({ dataDir });
   let bare: Target | undefined;
+  let oursAudit: Target | undefined;
   try {
-    const seconds = viaApi ? await seedApi(ours) : storeSeconds;
+    const seconds = viaApi ? await seedApi(ours, rbac) : storeSeconds;
     const seeded = await fixtureFrom(ours);
     log(`  seeded in ${seconds.toFixed(1)} s (list RV ${seeded.listRv})`);
     bare = await startRef("bare-http", { env: { FIXTURE: seeded.fixture, LIST_RV: seeded.listRv } });
     const seedNote = `fixture: ${SEED_COUNT} ConfigMaps with 1 KiB data in one namespace, created ${viaApi ? "through our API" : "with Registry.create in-process (the server's write path minus HTTP)"} in ${seconds.toFixed(1)} s; bare-http serves the identical stored JSON`;
 
-    if (which.includes("get")) {
+    if (gets.length) {
       const C = 10;
-      log(`get: GET one of ${SEED_COUNT} ConfigMaps by name (random), C=${C}`);
+      // One interleaved group for every GET variant: admin (ours), ServiceAccount (ours-sa, same server),
+      // admin with the audit log on (ours-audit, second server), bare-http; so every ratio comes from one run.
+      const targets: Target[] = [ours];
+      let checks: Record<string, number> = {};
+      if (rbac) {
+        const token = await readerToken(ours);
+        const sa: Target = { ...ours, label: "ours-sa", auth: `Bearer ${token}` };
+        checks = await rbacChecks(sa);
+        log(`  reader ServiceAccount through RBAC: ${Object.entries(checks).map(([k, v]) => `${k} -> ${v}`).join(", ")}`);
+        targets.push(sa);
+      }
+      if (audit) {
+        const a = await startOurs({ dataDir: auditDataDir, label: "ours-audit", env: { AUDIT_LOG_PATH: path.join(auditDir, "audit.log") } });
+        oursAudit = a;
+        if (viaApi) await seedApi(a, rbac);
+        targets.push(a);
+      }
+      targets.push(bare);
+      log(`get: GET one of ${SEED_COUNT} ConfigMaps by name (random), C=${C}; ${targets.map(targetName).join(", ")}`);
+      const auditBytes0 = { v: 0 };
       const spec: LoadSpec = {
         connections: C,
         requests: () => [{ method: "GET", setupRequest: (req) => ({ ...req, path: `/api/v1/namespaces/${SEED_NS}/configmaps/${seedName(Math.floor(Math.random() * SEED_COUNT))}` }) }],
+        before: (t) => { if (t === oursAudit) auditBytes0.v = dirBytes(auditDir); },
+        after: (t, r) => {
+          if (t !== oursAudit) return {};
+          const n = Object.values(r.statusCodeStats ?? {}).reduce((a, v) => a + v.count, 0);
+          return { auditBytesPerRequest: n ? Math.round((dirBytes(auditDir) - auditBytes0.v) / n) : null };
+        },
       };
-      const runs = await interleavedLoad([ours, bare], spec);
-      const medians = loadMedians(runs, ["ours", "bare-http"]);
-      const r = ratio(medians.ours.rps, medians["bare-http"].rps);
-      const clean = runs.every((x) => x.non2xx === 0 && x.errors === 0 && x.timeouts === 0);
-      results.push({
-        scenario: "get", title: `get by name (C=${C})`, params: { connections: C, durationS: DURATION, rounds: ROUNDS, objects: SEED_COUNT },
-        runs, medians, ratios: { "vs bare-http": r },
-        targets: [
-          atLeast("get throughput vs bare node:https", r, 0.3, "issue 3", "vs bare-http"),
-          { name: "no errors / non-2xx", goal: "0", value: clean, met: clean, source: "plan §8.1 rule 3" },
-        ],
-        notes: [seedNote],
-      });
+      const runs = await interleavedLoad(targets, spec);
+      const labels = targets.map(targetName);
+      const medians = loadMedians(runs, labels);
+      const cleanOf = (label: string) => runs.filter((x) => x.target === label).every((x) => x.non2xx === 0 && x.errors === 0 && x.timeouts === 0);
+      const pick = (keep: string[]) => ({ runs: runs.filter((x) => keep.includes(x.target)), medians: Object.fromEntries(keep.map((k) => [k, medians[k]])) });
+      const params = { connections: C, durationS: DURATION, rounds: ROUNDS, objects: SEED_COUNT, interleaved: labels };
+
+      if (which.includes("get")) {
+        const r = ratio(medians.ours.rps, medians["bare-http"].rps);
+        const clean = cleanOf("ours") && cleanOf("bare-http");
+        results.push({
+          scenario: "get", title: `get by name (C=${C})`, params, ...pick(["ours", "bare-http"]), ratios: { "vs bare-http": r },
+          targets: [
+            atLeast("get throughput vs bare node:https", r, 0.3, "issue 3", "vs bare-http"),
+            { name: "no errors / non-2xx", goal: "0", value: clean, met: clean, source: "plan §8.1 rule 3" },
+          ],
+          notes: [seedNote, "ours = the admin token (user admin in system:masters, which authorization lets through without RBAC)."],
+        });
+      }
+
+      if (rbac) {
+        const r = ratio(medians["ours-sa"].rps, medians.ours.rps);
+        const viaRbac = checks[`get configmap ${SEED_NS}/${seedName(0)}`] === 200 && Object.entries(checks).filter(([k]) => k !== `get configmap ${SEED_NS}/${seedName(0)}`).every(([, v]) => v === 403);
+        const clean = cleanOf("ours-sa") && cleanOf("ours");
+        results.push({
+          scenario: "get-rbac", title: `get by name as a RoleBinding-bound ServiceAccount vs admin (C=${C})`,
+          params: { ...params, roles: RBAC_FILLER_COUNT + 1, roleBindings: RBAC_FILLER_COUNT + 1, rbacNamespaces: rbacFixture(SEED_NS).namespaces, subject: `system:serviceaccount:${SEED_NS}:${READER_SA}`, rbacChecks: checks },
+          ...pick(["ours", "ours-sa", "bare-http"]),
+          ratios: { "ours-sa vs ours": r, "ours-sa vs bare-http": ratio(medians["ours-sa"].rps, medians["bare-http"].rps) },
+          targets: [
+            atLeast("get as ServiceAccount (RBAC, 1,000 Roles + RoleBindings) vs admin", r, 0.9, "issue 8", "ours-sa vs ours"),
+            { name: "reader allowed by its RoleBinding only (200 / 403s)", goal: "true", value: viaRbac, met: viaRbac, source: "issue 8" },
+            { name: "no errors / non-2xx (SA)", goal: "0", value: clean, met: clean, source: "plan §8.1 rule 3" },
+          ],
+          notes: [
+            seedNote,
+            "ours = admin token (system:masters: allowed before RBAC); ours-sa = a TokenRequest token of ServiceAccount bench/reader on the same server, allowed by RoleBinding bench/reader; same requests, interleaved.",
+            "RBAC fixture (bench/rbac-fixture.ts): 1,000 Roles and 1,000 RoleBindings round-robin over 5 namespaces (users, groups, ServiceAccounts; 20 bindings in bench to group system:serviceaccounts:bench, which the reader's lookup reaches and rejects), plus the reader's Role and RoleBinding.",
+          ],
+        });
+      }
+
+      if (audit) {
+        const r = ratio(medians["ours-audit"].rps, medians.ours.rps);
+        const perReq = median(runs.filter((x) => x.target === "ours-audit").map((x) => Number(x.extra?.auditBytesPerRequest ?? NaN)));
+        const written = perReq !== null && perReq > 0;
+        results.push({
+          scenario: "get-audit", title: `get by name, admin, audit log on vs off (C=${C})`,
+          params: { ...params, auditLog: "AUDIT_LOG_PATH on a file in the scratch folder (defaults: 100 MB rotation, 10 backups)" },
+          ...pick(["ours", "ours-audit", "bare-http"]),
+          ratios: { "ours-audit vs ours": r },
+          targets: [
+            atLeast("get with the audit log vs without (informational)", r, 0.8, "issue 8 (informational)", "ours-audit vs ours"),
+            { name: "audit log written (bytes per request > 0)", goal: "true", value: written, met: written, source: "issue 8" },
+            { name: "no errors / non-2xx (audit)", goal: "0", value: cleanOf("ours-audit"), met: cleanOf("ours-audit"), source: "plan §8.1 rule 3" },
+          ],
+          notes: [
+            seedNote,
+            `ours-audit = a second server on a copy of the same data with AUDIT_LOG_PATH set; median audit bytes per request ${perReq ?? "-"}. Both servers run during the whole group (the idle one costs little).`,
+          ],
+        });
+      }
     }
 
     if (which.includes("list")) {
@@ -588,7 +679,7 @@ async function scenariosRead(which: string[]): Promise<void> {
       });
     }
   } finally {
-    await Promise.all([stopChild(ours.child), ...(bare ? [stopChild(bare.child)] : [])]);
+    await Promise.all([ours, bare, oursAudit].filter((t): t is Target => !!t).map((t) => stopChild(t.child)));
   }
 }
 
@@ -640,7 +731,7 @@ async function watchRun(kind: "ours" | "fanout", W: number, roundNo: number, pla
     const need = W + 256;
     const serverFd = await raiseOpenFileLimit(t.child.pid, need);
     const cfg: WatchClientConfig = {
-      baseUrl: t.url, caFile: plain ? undefined : t.caFile, token: kind === "ours" ? ourToken : FAKE_TOKEN,
+      baseUrl: t.url, caFile: plain ? undefined : t.caFile, token: kind === "ours" ? ourToken : FAKE_TOKEN, createNamespaces: kind === "ours",
       watchers: W, events, rate, namespace: `watch-${W}-r${roundNo}`, primeWatchers: 20, primeEvents: 50,
       deliveryTimeoutMs: 15_000, fillerBytes: 1024,
     };
@@ -773,14 +864,22 @@ function printSummary(out: { env: Record<string, unknown> }): void {
       rows.push([s.scenario, "all delivered in order", fmt(tc ? tc.value : ours.deliveredFraction === 1), "", "", "", tc ? "true" : "", tc ? fmt(tc.met) : ""]);
       rows.push([s.scenario, "server ELD p99 ms", fmt(ours.eldP99Ms), fmt(ref.eldP99Ms), refName, "", "", ""]);
     } else {
+      // Ratio keys: "vs <ref>" (ours / ref) or "<a> vs <b>" (a / b, e.g. "ours-sa vs ours").
+      const sides = (rname: string) => {
+        const m = /^(?:(\S+) )?vs (\S+?)( POST)?$/.exec(rname);
+        return { num: m?.[1] ?? "ours", den: m?.[2] ?? refName, post: !!m?.[3] };
+      };
+      const unit = s.scenario === "list-pages" ? "pages/s" : s.scenario === "create" ? "creates/s" : "req/s";
       for (const [rname, rv] of Object.entries(s.ratios)) {
-        const refKey = rname.replace(/^vs /, "").replace(/ POST$/, "");
+        const { num, den, post } = sides(rname);
         const tt = s.targets.find((x) => x.ratioKey === rname);
-        const unit = s.scenario === "list-pages" ? "pages/s" : s.scenario === "create" ? "creates/s" : "req/s";
-        rows.push([s.scenario, unit, fmt(ours.rps), fmt(s.medians[refKey]?.rps), refKey + (rname.endsWith("POST") ? " POST" : ""), fmt(rv), tt?.goal ?? "", tt ? fmt(tt.met) : ""]);
+        rows.push([s.scenario, num === "ours" ? unit : `${unit} ${num}`, fmt(s.medians[num]?.rps), fmt(s.medians[den]?.rps), den + (post ? " POST" : ""), fmt(rv), tt?.goal ?? "", tt ? fmt(tt.met) : ""]);
       }
-      rows.push([s.scenario, "p50 / p99 ms", `${fmt(ours.p50)} / ${fmt(ours.p99)}`, `${fmt(ref.p50)} / ${fmt(ref.p99)}`, refName, "", "", ""]);
-      rows.push([s.scenario, "server ELD p99 ms", fmt(ours.eldP99Ms), fmt(ref.eldP99Ms), refName, "", "", ""]);
+      const first = sides(Object.keys(s.ratios)[0] ?? "");
+      const a = s.medians[first.num] ?? ours, b = s.medians[first.den] ?? ref;
+      const sfx = first.num === "ours" ? "" : ` ${first.num}`;
+      rows.push([s.scenario, `p50 / p99 ms${sfx}`, `${fmt(a.p50)} / ${fmt(a.p99)}`, `${fmt(b.p50)} / ${fmt(b.p99)}`, first.den, "", "", ""]);
+      rows.push([s.scenario, `server ELD p99 ms${sfx}`, fmt(a.eldP99Ms), fmt(b.eldP99Ms), first.den, "", "", ""]);
       for (const t of s.targets.filter((x) => typeof x.value === "boolean")) rows.push([s.scenario, t.name, fmt(t.value), "", "", "", t.goal, fmt(t.met)]);
     }
   }
@@ -816,7 +915,7 @@ async function main(): Promise<void> {
     }
   };
   if (SCENARIOS.includes("create")) await guard("create", scenarioCreate);
-  const reads = ["get", "list", "list-pages"].filter((s) => SCENARIOS.includes(s));
+  const reads = ["get", "get-rbac", "get-audit", "list", "list-pages"].filter((s) => SCENARIOS.includes(s));
   if (reads.length) await guard(reads.join("+"), () => scenariosRead(reads));
   const watchList = new Set<number>();
   if (SCENARIOS.includes("watch")) WATCHERS.forEach((w) => watchList.add(w));

@@ -25,6 +25,8 @@ export interface WatchClientConfig {
   /** Events per second (open loop). */
   rate: number;
   namespace: string;
+  /** POST the Namespace objects (run and prime) first: our server refuses creates in a missing namespace. */
+  createNamespaces?: boolean;
   /** A short warm-up on another namespace first (JIT, TLS code paths); not measured. */
   primeWatchers?: number;
   primeEvents?: number;
@@ -243,7 +245,22 @@ function waitFor(cmd: string): Promise<void> {
 
 const tell = (msg: object) => { if (process.send) process.send(msg); };
 
+/** Creates a Namespace object; an existing one (409) is fine. */
+function createNamespace(name: string): Promise<void> {
+  const body = JSON.stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name } });
+  return new Promise((resolve, reject) => {
+    const req = request({ method: "POST", path: "/api/v1/namespaces", agent: false, headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) } });
+    req.on("response", (res) => {
+      res.resume();
+      res.on("end", () => (res.statusCode === 201 || res.statusCode === 409 ? resolve() : reject(new Error(`create namespace ${name}: ${res.statusCode}`))));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
 async function main(): Promise<void> {
+  if (cfg.createNamespaces) for (const ns of [`${cfg.namespace}-prime`, cfg.namespace]) await createNamespace(ns);
   // Warm-up: a few watchers and events on another namespace, then closed again.
   const primeW = cfg.primeWatchers ?? 20, primeE = cfg.primeEvents ?? 50;
   if (primeW > 0 && primeE > 0) {

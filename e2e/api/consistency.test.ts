@@ -10,7 +10,7 @@
 // The run is seeded: E2E_SEED=<n> replays one (the seed is in every failure message).
 import { afterAll, describe, expect, test } from "vitest";
 import { freshPostgresDatabase, openWatch, sleep, startSharedServers, type WatchEvent, type WatchStream } from "./cluster";
-import { startServer, stopAll, type Server } from "./harness";
+import { createNamespaces, startServer, stopAll, type Server } from "./harness";
 
 afterAll(async () => {
   await stopAll();
@@ -94,6 +94,7 @@ async function randomizedRun(servers: Server[], ns: string, opts: { writers: num
   const acks: Ack[] = [];
   const unexpected: string[] = [];
 
+  await createNamespaces(servers[0], ns, `${ns}-warmup`);
   // One write elsewhere first, so that the start revision is not "0" (which means "any", not "after 0").
   const warmup = await servers[0].request("POST", cmPath(`${ns}-warmup`), { body: { metadata: { name: "warmup" } } });
   expect(warmup.status, warmup.text).toBe(201);
@@ -316,6 +317,7 @@ describe("randomized watch consistency", () => {
   test("two processes: a consistent read on one process sees what the other acknowledged", { timeout: 60_000 }, async () => {
     const [a, b] = await startSharedServers(2);
     const ns = "consistency-ryw";
+    await createNamespaces(a, ns);
     const misses: string[] = [];
     // Each read form, right after a write acknowledged by the other process. A read that catches up with the
     // log makes the following ones pass too, so every form gets to be the first read after a write (in both

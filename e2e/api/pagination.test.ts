@@ -4,7 +4,7 @@
 // resourceVersionMatch=Exact at old revisions, and resourceVersion=0 ignoring limit.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openWatch, sleep, type WatchStream } from "./cluster";
-import { startServer, stopAll, type Server } from "./harness";
+import { createNamespaces, startServer, stopAll, type Server } from "./harness";
 import { expectStatus } from "./kinds";
 
 const NS = "paging";
@@ -33,6 +33,7 @@ async function inParallel<T>(items: T[], concurrency: number, fn: (item: T) => P
 
 beforeAll(async () => {
   [server, shortWindow] = await Promise.all([startServer(), startServer({ env: { COMPACTION_WINDOW_SECONDS: "2" } })]);
+  await Promise.all([createNamespaces(server, NS, "paging-exact"), createNamespaces(shortWindow, "paging-expire")]);
   await inParallel(Array.from({ length: TOTAL }, (_, i) => i), 16, async (i) => {
     const res = await server.request("POST", CM, { body: configMap(nameOf(i), { half: i % 2 === 0 ? "even" : "odd" }) });
     if (res.status !== 201) throw new Error(`seeding ${nameOf(i)}: ${res.status} ${res.text}`);

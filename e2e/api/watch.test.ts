@@ -5,7 +5,7 @@
 // 2-second compaction window for the "too old" case.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openWatch, describe as describeEvents, sleep, type WatchEvent, type WatchStream } from "./cluster";
-import { rv, startServer, stopAll, type Server } from "./harness";
+import { createNamespaces, rv, startServer, stopAll, type Server } from "./harness";
 import { expectStatus } from "./kinds";
 
 let server: Server;
@@ -15,6 +15,10 @@ beforeAll(async () => {
   [server, shortWindow] = await Promise.all([
     startServer(),
     startServer({ env: { COMPACTION_WINDOW_SECONDS: "2" } }),
+  ]);
+  await Promise.all([
+    createNamespaces(server, "w-forms", "w-forms-other", "w-initial", "w-initial-other", "w-from-n", "w-selectors", "w-watchlist", "w-timeout", "w-disconnect"),
+    createNamespaces(shortWindow, "w-too-old"),
   ]);
 }, 90_000);
 

@@ -1,36 +1,10 @@
 // The rbac.authorization.k8s.io/v1 shapes the authorizer reads, and tolerant readers that turn stored
 // JSON (possibly with missing or null lists) into them. Nothing here validates: the registry already did.
-import type { PolicyRule } from "./rule-matching";
+import type { AggregationRule, PolicyRule, RoleRef, Subject } from "../kinds/shared/rbac";
+import type { LabelSelector, LabelSelectorRequirement } from "../kinds/shared/label-selector";
 
-export const RBAC_GROUP = "rbac.authorization.k8s.io";
-
-export interface Subject {
-  kind: string; // "User" | "Group" | "ServiceAccount"
-  name: string;
-  namespace?: string;
-  apiGroup?: string;
-}
-
-export interface RoleRef {
-  apiGroup: string;
-  kind: string; // "Role" | "ClusterRole"
-  name: string;
-}
-
-export interface LabelSelectorRequirement {
-  key: string;
-  operator: string; // In | NotIn | Exists | DoesNotExist
-  values?: string[];
-}
-
-export interface LabelSelector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: LabelSelectorRequirement[];
-}
-
-export interface AggregationRule {
-  clusterRoleSelectors?: LabelSelector[];
-}
+export { RBAC_GROUP } from "../kinds/shared/rbac";
+export type { AggregationRule, LabelSelector, LabelSelectorRequirement, RoleRef, Subject };
 
 export interface ObjectMeta {
   name: string;

@@ -1,15 +1,10 @@
 // kube's RBAC rule evaluation (rbac/v1 evaluation helpers): does one PolicyRule allow one request?
 // Every comparison is exact and case-sensitive, as in kube; `*` is the only wildcard, except that a
 // non-resource URL ending in `*` matches by prefix.
+import type { PolicyRule } from "../kinds/shared/rbac";
 import type { Attributes } from "./attributes";
 
-export interface PolicyRule {
-  verbs: string[];
-  apiGroups?: string[];
-  resources?: string[];
-  resourceNames?: string[];
-  nonResourceURLs?: string[];
-}
+export type { PolicyRule };
 
 export const VERB_ALL = "*";
 export const API_GROUP_ALL = "*";
