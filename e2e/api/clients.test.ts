@@ -8,7 +8,7 @@ import path from "node:path";
 import { CoreV1Api, KubeConfig, ListWatch, Watch, makeInformer, type V1ConfigMap } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { sleep } from "./cluster";
-import { startServer, stopAll, type Server } from "./harness";
+import { createNamespaces, startServer, stopAll, type Server } from "./harness";
 import { KINDS, loadFixture } from "./kinds";
 
 let server: Server;
@@ -17,6 +17,7 @@ const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
   server = await startServer();
+  await createNamespaces(server, "clients-kubectl", "clients-kubectl-grace", "clients-informer", "clients-informer-rewatch", "clients-informer-restart");
 }, 90_000);
 
 afterAll(async () => {

@@ -94,6 +94,8 @@ async function randomizedRun(servers: Server[], ns: string, opts: { writers: num
   const acks: Ack[] = [];
   const unexpected: string[] = [];
 
+  // Before the start revision: the service-account controller's writes for new namespaces would otherwise
+  // fall between this namespace's revisions.
   await createNamespaces(servers[0], ns, `${ns}-warmup`);
   // One write elsewhere first, so that the start revision is not "0" (which means "any", not "after 0").
   const warmup = await servers[0].request("POST", cmPath(`${ns}-warmup`), { body: { metadata: { name: "warmup" } } });

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { rv, startServer, stopAll, type ApiResponse, type Server } from "./harness";
+import { createNamespaces, rv, startServer, stopAll, type ApiResponse, type Server } from "./harness";
 import { expectStatus } from "./kinds";
 
 const NS = "e2e-durability";
@@ -25,6 +25,7 @@ let firstStart: { token: string; ca: string; kubeconfig: string; dataDir: string
 
 beforeAll(async () => {
   server = await startServer();
+  await createNamespaces(server, NS);
   firstStart = {
     token: server.token,
     ca: readFileSync(path.join(server.dataDir, "pki", "ca.crt"), "utf8"),

@@ -625,9 +625,35 @@ describe("discovery and health", { timeout: 60_000 }, () => {
     expect(apis.status).toBe(200);
     expect(apis.body.kind).toBe("APIGroupList");
     expect(Array.isArray(apis.body.groups)).toBe(true);
+    // RBAC and the review APIs are groups of their own, served at v1 as in kube-apiserver 1.32.
+    const groups = new Map<string, any>(apis.body.groups.map((g: any) => [g.name, g]));
+    for (const name of ["rbac.authorization.k8s.io", "authentication.k8s.io", "authorization.k8s.io"]) {
+      expect(groups.get(name), `/apis lacks ${name}`).toMatchObject({
+        versions: [{ groupVersion: `${name}/v1`, version: "v1" }],
+        preferredVersion: { groupVersion: `${name}/v1`, version: "v1" },
+      });
+    }
   });
 
-  test("/api/v1 lists all twelve kinds with scope, verbs and short names, plus the PVC status subresource", async () => {
+  test("/apis/rbac.authorization.k8s.io/v1 lists the four RBAC kinds", async () => {
+    const res = await server.request("GET", "/apis/rbac.authorization.k8s.io/v1");
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.kind).toBe("APIResourceList");
+    expect(res.body.groupVersion).toBe("rbac.authorization.k8s.io/v1");
+    const byName = new Map<string, any>(res.body.resources.map((r: any) => [r.name, r]));
+    for (const [name, kind, namespaced] of [
+      ["roles", "Role", true], ["rolebindings", "RoleBinding", true],
+      ["clusterroles", "ClusterRole", false], ["clusterrolebindings", "ClusterRoleBinding", false],
+    ] as const) {
+      const r = byName.get(name);
+      expect(r, `missing ${name}`).toBeDefined();
+      expect(r.kind).toBe(kind);
+      expect(r.namespaced).toBe(namespaced);
+      expect([...r.verbs].sort()).toEqual(ALL_VERBS);
+    }
+  });
+
+  test("/api/v1 lists all twelve kinds with scope, verbs and short names, Namespace, and the PVC, namespace and token subresources", async () => {
     const res = await server.request("GET", "/api/v1");
     expect(res.status).toBe(200);
     expect(res.body.kind).toBe("APIResourceList");
@@ -644,6 +670,18 @@ describe("discovery and health", { timeout: 60_000 }, () => {
     const status = byName.get("persistentvolumeclaims/status");
     expect(status, "missing persistentvolumeclaims/status").toBeDefined();
     expect([...status.verbs].sort()).toEqual(["get", "patch", "update"]);
+
+    // Namespaces are real objects: kube-apiserver's namespace storage has no deletecollection, and the
+    // status and finalize subresources are the namespace controller's way in.
+    expect(byName.get("namespaces")).toMatchObject({ kind: "Namespace", namespaced: false, shortNames: ["ns"] });
+    expect([...byName.get("namespaces").verbs].sort()).toEqual(["create", "delete", "get", "list", "patch", "update", "watch"]);
+    expect(byName.get("namespaces/status")).toMatchObject({ kind: "Namespace", namespaced: false });
+    expect([...byName.get("namespaces/status").verbs].sort()).toEqual(["get", "patch", "update"]);
+    expect(byName.get("namespaces/finalize")).toMatchObject({ kind: "Namespace", namespaced: false, verbs: ["update"] });
+    // TokenRequest lives under serviceaccounts but belongs to authentication.k8s.io/v1.
+    expect(byName.get("serviceaccounts/token")).toMatchObject({
+      namespaced: true, group: "authentication.k8s.io", version: "v1", kind: "TokenRequest", verbs: ["create"],
+    });
   });
 
   test("/healthz, /livez and /readyz answer ok", async () => {

@@ -5,12 +5,13 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openWatch } from "./cluster";
-import { REPO_ROOT, startServer, stopAll, type Server } from "./harness";
+import { createNamespaces, REPO_ROOT, startServer, stopAll, type Server } from "./harness";
 
 let server: Server;
 beforeAll(async () => {
   if (!existsSync(path.join(REPO_ROOT, ".next", "BUILD_ID"))) throw new Error("no production build: run `npx next build` first");
   server = await startServer({ env: { CLUSTER_CORE_CONSOLE: "on", API_VIA_NEXT: "1" } });
+  await createNamespaces(server, "next");
 }, 120_000);
 afterAll(async () => { await stopAll(); }, 60_000);
 

@@ -147,6 +147,16 @@ function removeFromIndex(index: Map<string, Set<string>> | undefined, key: strin
   if (set.size === 0) index!.delete(key);
 }
 
+const DECISION_CACHE_MAX = 50_000;
+
+/** Everything a decision depends on: who (name and groups; RBAC reads nothing else of a user) and what. */
+function decisionKey(a: Attributes): string {
+  const who = `${a.user.username}\u0000${a.user.groups.join("\u0001")}`;
+  return a.type === "resource"
+    ? `r\u0000${who}\u0000${a.verb}\u0000${a.apiGroup}\u0000${a.resource}\u0000${a.subresource}\u0000${a.namespace}\u0000${a.name}`
+    : `n\u0000${who}\u0000${a.verb}\u0000${a.path}`;
+}
+
 export class RbacAuthorizer implements Authorizer {
   private roles = new Map<string, PolicyRule[]>(); // "<ns>/<name>"
   private clusterRoles = new Map<string, ClusterRole>();
@@ -157,6 +167,8 @@ export class RbacAuthorizer implements Authorizer {
   private roleBindings = new Map<string, Binding>(); // "<ns>/<name>"
   private roleBindingIndex = new Map<string, Map<string, Set<string>>>(); // ns -> subject key -> ids
   private cache = new Map<string, Grant[]>();
+  /** Whole decisions by request, so a repeated request is one map lookup; emptied by every RBAC change. */
+  private decisions = new Map<string, Decision>();
   private loading = false;
 
   /** Replaces everything the index holds with these objects (the initial list). */
@@ -177,6 +189,7 @@ export class RbacAuthorizer implements Authorizer {
     }
     this.recomputeClusterRoleRules();
     this.cache.clear();
+    this.decisions.clear();
   }
 
   /** Folds one watch event in. Events for other resources return at once. */
@@ -207,11 +220,22 @@ export class RbacAuthorizer implements Authorizer {
         break;
     }
     this.cache.clear();
+    this.decisions.clear();
   }
 
   authorize(attrs: Attributes): Decision {
     // kube's privileged-group authorizer runs before RBAC and allows with an empty reason.
     if (attrs.user.groups.includes(MASTERS_GROUP)) return { allowed: true, reason: "" };
+    const key = decisionKey(attrs);
+    const known = this.decisions.get(key);
+    if (known) return known;
+    const decision = this.decide(attrs);
+    if (this.decisions.size >= DECISION_CACHE_MAX) this.decisions.clear();
+    this.decisions.set(key, decision);
+    return decision;
+  }
+
+  private decide(attrs: Attributes): Decision {
     const namespace = attrs.type === "resource" ? attrs.namespace : "";
     const errors: string[] = [];
     for (const grant of this.grantsFor(attrs.user, namespace)) {
