@@ -76,7 +76,7 @@ function kindResources(k: AnyKind): ApiResource[] {
   subresources.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return [
     {
-      name: k.plural, singularName: k.singular, namespaced: k.namespaced, kind: k.kind, verbs: VERBS,
+      name: k.plural, singularName: k.singular, namespaced: k.namespaced, kind: k.kind, verbs: k.deleteCollection === false ? VERBS.filter((v) => v !== "deletecollection") : VERBS,
       ...(k.shortNames.length ? { shortNames: k.shortNames } : {}),
       ...(k.categories.length ? { categories: k.categories } : {}),
       storageVersionHash: storageVersionHash(k.group ?? "", k.kind),

@@ -380,7 +380,7 @@ async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, 
       const body = raw.length ? decodeBody(raw, deleteType === "yaml" || deleteType === "protobuf" ? deleteType : "json", "DeleteOptions") : undefined;
       const opts = { ...parseDeleteOptions(q, body as Record<string, unknown> | undefined), user };
       if (name !== undefined) { answer = await reg.delete(kind, ns, name, opts); break; }
-      if (info.unscoped) throw errors.methodNotAllowed();
+      if (info.unscoped || kind.deleteCollection === false) throw errors.methodNotAllowed();
       answer = await reg.deleteCollection(kind, namespace, parseListOptions(q), opts);
       break;
     }

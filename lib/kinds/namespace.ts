@@ -134,6 +134,7 @@ export const namespace = defineKind<Namespace>({
   namespaced: false,
   nameRule: "dns1123-label",
   hasStatus: true,
+  deleteCollection: false,
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: true,
   deleteReturns: "object",

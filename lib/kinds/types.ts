@@ -72,6 +72,8 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
    * (ServiceAccount `token`, kube's TokenRequest); the kind file only names them.
    */
   actionSubresources?: string[];
+  /** False when the kind has no delete-collection verb (Namespace: kube's namespace storage has none; 405). */
+  deleteCollection?: boolean;
   /** PUT to a missing object creates it (201). */
   allowCreateOnUpdate: boolean;
   /** PUT without metadata.resourceVersion is a last-write-wins overwrite (otherwise 422). */

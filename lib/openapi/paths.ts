@@ -143,10 +143,10 @@ export function kindPaths(kind: AnyKind): PathItem[] {
           method: "post", operationId: `create${id}${ns}${K}`, action: "post", description: `create ${a} ${K}`, query: WRITE_QUERY,
           body: { component: obj, required: true }, responses: [ok(obj), created(obj), accepted(obj)],
         }),
-        op({
+        ...(kind.deleteCollection === false ? [] : [op({
           method: "delete", operationId: `delete${id}Collection${ns}${K}`, action: "deletecollection", description: `delete collection of ${K}`,
           query: DELETE_COLLECTION_QUERY, body: { component: DELETE_OPTIONS, required: false }, responses: [ok(collectionDeleted)],
-        }),
+        })]),
       ],
     },
     {
