@@ -1,11 +1,14 @@
 // The generic registry: every verb for every kind, driven by the kind's declaration (lib/kinds). It never
 // names a kind. Write phases, in order (kube-apiserver's BeforeCreate / Store.Update):
 //   create: type meta -> namespace -> decodeError -> system metadata -> generateName -> applyDefaults ->
-//           prepareForCreate -> validate (metadata + kind) -> canonicalize -> commit (retry generateName)
+//           mutating admission -> prepareForCreate -> validate (metadata + kind) -> validating admission ->
+//           canonicalize -> commit (retry generateName)
 //   update: type meta -> namespace/name match -> read current -> resourceVersion rule -> carry system
-//           metadata and status (or only status for /status) -> applyDefaults -> prepareForUpdate ->
-//           validate + validateUpdate -> canonicalize -> no-op check -> commit (guaranteed-update retry)
-//   delete: options -> preconditions -> finalizers / grace period -> commit
+//           metadata and status (or only status for /status, or what a subresource strategy lets change) ->
+//           applyDefaults -> mutating admission -> prepareForUpdate -> validate + validateUpdate ->
+//           validating admission -> canonicalize -> no-op check -> commit (guaranteed-update retry)
+//   delete: options -> preconditions -> validating admission -> kind deletion (Namespace) / finalizers /
+//           grace period -> commit
 import { randomUUID } from "node:crypto";
 import { errors, isStatusError, StatusError, type FieldError, type Status } from "../api/errors";
 import type { AnyKind, KubeObject, ObjectMeta } from "../kinds/types";
