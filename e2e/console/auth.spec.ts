@@ -40,4 +40,20 @@ test.describe("sign-in", () => {
     const after = await page.evaluate(() => fetch("/api/v1/configmaps").then((r) => r.status));
     expect(after).toBe(401);
   });
+
+  test("bad sign-in input is refused with a 4xx, never a server error", async ({ page, request }) => {
+    const { csrfToken } = await (await request.get("/api/auth/csrf")).json();
+    for (const token of ["", "not-a-token", "x".repeat(100_000), "two\nlines", "eyJhbGciOiJSUzI1NiJ9.garbage.sig"]) {
+      const answer = await request.post("/api/auth/callback/token", {
+        form: { token, csrfToken, json: "true" },
+        headers: { "X-Auth-Return-Redirect": "1" },
+        maxRedirects: 0,
+      });
+      expect(answer.status(), `token of length ${token.length}`).toBeGreaterThanOrEqual(400);
+      expect(answer.status(), `token of length ${token.length}`).toBeLessThan(500);
+    }
+    await page.goto("/signin");
+    await expect(page.getByTestId("token-help")).toContainText("data/admin-token");
+    await expect(page.getByTestId("token-help")).toContainText("kubectl create token <name> -n <namespace>");
+  });
 });
