@@ -69,7 +69,10 @@ test("keyboard: / focuses the filter, g then a key jumps to a kind, ? shows the 
   await page.keyboard.type("zzz-nothing");
   await expect(page.getByText("No secrets match the filter")).toBeVisible();
   await page.keyboard.press("Escape");
+  // Leave the filter as a user would (its text is kept); the shortcuts only work outside a field.
   await page.locator("body").click({ position: { x: 5, y: 300 } });
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await expect(page.getByLabel("Filter by name")).not.toBeFocused();
   await page.keyboard.press("g");
   await page.keyboard.press("p");
   await expect(page).toHaveURL(new RegExp(`/namespaces/${NAMESPACE}/pods$`));
