@@ -231,7 +231,8 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     }
 
     if (!sa || !lookup) return { authenticated: false };
-    const checked = await sa.check(token, { audiences: requested });
+    // Without audiences of its own the request is for the API audiences, which check() caches per token.
+    const checked = await sa.check(token, opts.audiences?.length ? { audiences: requested } : {});
     if (checked.status === "not-ours") return { authenticated: false };
     if (checked.status === "invalid") return { authenticated: false, error: checked.error };
     const verified = checked.token;
