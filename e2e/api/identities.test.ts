@@ -96,6 +96,14 @@ type: kubernetes.io/service-account-token
     const token = Buffer.from(filled.data.token, "base64").toString();
     const who = await server.request("POST", "/apis/authentication.k8s.io/v1/selfsubjectreviews", { token, body: { kind: "SelfSubjectReview" } });
     expect(who.body.status.userInfo.username).toBe("system:serviceaccount:default:legacy");
+    // kube's legacy-token tracking marks the Secret with the day its token was used.
+    const today = new Date().toISOString().slice(0, 10);
+    for (let i = 0; i < 100; i++) {
+      const labels = (await server.request("GET", "/api/v1/namespaces/default/secrets/legacy-token")).body.metadata.labels ?? {};
+      if (labels["kubernetes.io/legacy-token-last-used"]) { expect(labels["kubernetes.io/legacy-token-last-used"]).toBe(today); break; }
+      if (i === 99) throw new Error("last-used label never set");
+      await new Promise((r) => setTimeout(r, 50));
+    }
     await server.kubectl(["delete", "serviceaccount", "legacy", "-n", "default"]);
     expect((await server.request("GET", "/api", { token })).status).toBe(401);
   });

@@ -76,6 +76,8 @@ describe("namespaces", () => {
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe(`configmaps "new" is forbidden: unable to create new content in namespace held because it is being terminated`);
     expect((await server.kubectl(["get", "ns", "held"])).stdout).toMatch(/held\s+Terminating/);
+    const again = await server.kubectl(["delete", "ns", "held", "--wait=false"], { allowFail: true });
+    expect(again.stderr).toContain(`Operation cannot be fulfilled on namespaces "held": The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.`);
 
     server = await server.restart();
     expect((await server.request("GET", "/api/v1/namespaces/held")).body.status.phase).toBe("Terminating");

@@ -112,12 +112,16 @@ describe("namespace deletion", () => {
     expect(second.store.cache.list("configmaps", { namespace: "interrupted" })).toEqual([]);
   });
 
-  it("answers a repeated delete with the terminating namespace", async () => {
+  it("answers a repeated delete of a terminating namespace with kube's 409 and changes nothing", async () => {
     const c = await cluster(undefined, { controllers: false });
     await createNamespace(c, "twice");
     const first = objectOf(await c.registry.delete(namespaceKind, "", "twice", del));
-    const second = objectOf(await c.registry.delete(namespaceKind, "", "twice", del));
-    expect(second.metadata.resourceVersion).toBe(first.metadata.resourceVersion);
-    expect((second as Namespace).status?.phase).toBe("Terminating");
+    expect((first as Namespace).status?.phase).toBe("Terminating");
+    await expect(c.registry.delete(namespaceKind, "", "twice", del)).rejects.toMatchObject({
+      code: 409, reason: "Conflict",
+      message: `Operation cannot be fulfilled on namespaces "twice": The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.`,
+    });
+    const stored = c.registry.store.cache.get({ resource: "namespaces", namespace: "", name: "twice" })!.object;
+    expect(stored.metadata.resourceVersion).toBe(first.metadata.resourceVersion);
   });
 });

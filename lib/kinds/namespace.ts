@@ -114,8 +114,9 @@ function mergeFinalize(body: Namespace, old: Namespace): Namespace {
 }
 
 /** The first delete keeps a namespace that still has spec finalizers, Terminating, for the namespace controller. */
+// kube-apiserver marks every namespace Terminating on its first delete; one without spec.finalizers is then
+// removed at once (metadata.finalizers permitting), one with them waits for the namespace controller.
 function beginDeletion(ns: Namespace): Namespace | undefined {
-  if (!finalizersOf(ns).length) return undefined;
   // kube-apiserver sets only the deletion timestamp on a namespace: no grace period.
   delete ns.metadata.deletionGracePeriodSeconds;
   ns.status = { ...ns.status, phase: TERMINATING };
@@ -164,4 +165,5 @@ export const namespace = defineKind<Namespace>({
   canonicalize: setNameLabel,
   beginDeletion,
   holdsDeletion: (ns) => finalizersOf(ns).length > 0,
+  deletionPendingMessage: "The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.",
 });

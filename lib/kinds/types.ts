@@ -146,6 +146,8 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
   beginDeletion?: (obj: T, now: string) => T | undefined;
   /** True while kind-specific finalizers (Namespace `spec.finalizers`) keep an object whose deletion began. */
   holdsDeletion?: (obj: T) => boolean;
+  /** The 409 Conflict detail a repeated delete gets while `holdsDeletion` keeps the object (kube's namespace text). */
+  deletionPendingMessage?: string;
 }
 
 export type AnyKind = KindDefinition<any>;

@@ -473,6 +473,9 @@ export class Registry {
     { type: "delete" | "update"; object: KubeObject } | { type: "unchanged" } {
     const m = old.metadata;
     if (kind.beginDeletion) {
+      if (m.deletionTimestamp && kind.holdsDeletion?.(old)) {
+        throw errors.conflict(groupResource(kind), m.name ?? "", kind.deletionPendingMessage);
+      }
       if (m.deletionTimestamp) return { type: "unchanged" };
       const marked = clone(old);
       marked.metadata.deletionTimestamp = nowSeconds();

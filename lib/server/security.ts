@@ -2,7 +2,7 @@
 // file, ServiceAccount JWTs), what they may do (RBAC, indexed from the watch cache), and the handlers of the
 // create-only APIs that expose them (TokenRequest, TokenReview, SelfSubjectReview, the access reviews), plus
 // the service-account issuer's discovery documents.
-import { createAuthenticator } from "../auth/authenticator";
+import { createAuthenticator, LEGACY_TOKEN_LAST_USED_LABEL } from "../auth/authenticator";
 import { defaultJwksUri, jwks, openIdConfiguration } from "../auth/oidc-discovery";
 import { ServiceAccountTokens } from "../auth/service-account-token";
 import { loadTokenFile } from "../auth/token-file";
@@ -10,6 +10,7 @@ import { tokenRequestHandler } from "../auth/token-request";
 import type { UserInfo } from "../auth/user-info";
 import { RbacAuthorizer } from "../authz/rbac-authorizer";
 import type { ActionHandler, ApiRuntime } from "../api/handler";
+import { kindByPlural } from "../kinds";
 import type { KubeObject } from "../kinds/types";
 import type { Registry } from "../registry/registry";
 import { accessReview } from "../reviews/access-review";
@@ -48,6 +49,15 @@ export async function buildSecurity(registry: Registry, opts: SecurityOptions): 
     adminToken: opts.adminToken,
     staticTokens,
     serviceAccountTokens: tokens,
+    // kube's legacy-token tracking: the Secret carries the day its token was last used.
+    onLegacyTokenUsed: ({ namespace, secretName, today }) => {
+      const kind = kindByPlural("secrets")!;
+      void registry.patch(kind, namespace, secretName, (current) => {
+        const next = structuredClone(current);
+        next.metadata.labels = { ...next.metadata.labels, [LEGACY_TOKEN_LAST_USED_LABEL]: today };
+        return next;
+      }, { dryRun: false, fieldValidation: "Ignore" }).catch(() => { /* deleted meanwhile: nothing to mark */ });
+    },
     lookup: {
       serviceAccount: (ns, name) => looked(get("serviceaccounts", ns, name)),
       pod: (ns, name) => looked(get("pods", ns, name)),
