@@ -22,13 +22,24 @@ describe("loadServerConfig", () => {
     const c = loadServerConfig({
       PORT: "8443", HOST: "127.0.0.1", DATA_DIR: "/srv/cc", DATABASE_URL: "postgresql://u@localhost/cc",
       CLUSTER_ADMIN_TOKEN: "s3cr3t-token", TLS_CERT_FILE: "/etc/cc/tls.crt", TLS_KEY_FILE: "/etc/cc/tls.key",
-      INSECURE_HTTP: "1", COMPACTION_WINDOW_SECONDS: "60",
+      INSECURE_HTTP: "1", COMPACTION_WINDOW_SECONDS: "60", TOKEN_AUTH_FILE: "/etc/cc/tokens.csv",
+      SERVICE_CLUSTER_IP_RANGE: "10.0.0.0/24", SERVICE_NODE_PORT_RANGE: "31000-31009", EVENT_TTL_SECONDS: "600",
     });
     expect(c).toEqual({
       port: 8443, host: "127.0.0.1", dataDir: "/srv/cc", databaseUrl: "postgresql://u@localhost/cc",
       adminToken: "s3cr3t-token", tlsCertFile: "/etc/cc/tls.crt", tlsKeyFile: "/etc/cc/tls.key",
-      insecureHttp: true, compactionWindowSeconds: 60,
+      insecureHttp: true, compactionWindowSeconds: 60, tokenAuthFile: "/etc/cc/tokens.csv",
+      serviceClusterIPRange: "10.0.0.0/24", serviceNodePortRange: { base: 31000, size: 10 }, eventTTLSeconds: 600,
     });
+  });
+
+  it("defaults the service ranges and event TTL as kubeadm does, and names a bad one", () => {
+    const c = loadServerConfig({});
+    expect(c.serviceClusterIPRange).toBe("10.96.0.0/12");
+    expect(c.serviceNodePortRange).toEqual({ base: 30000, size: 2768 });
+    expect(c.eventTTLSeconds).toBe(3600);
+    expect(() => loadServerConfig({ SERVICE_CLUSTER_IP_RANGE: "10.96.0.0" })).toThrow(/SERVICE_CLUSTER_IP_RANGE/);
+    expect(() => loadServerConfig({ SERVICE_NODE_PORT_RANGE: "40000-30000" })).toThrow(/SERVICE_NODE_PORT_RANGE/);
   });
 
   it("derives the database URL from DATA_DIR and resolves relative paths", () => {

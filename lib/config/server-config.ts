@@ -24,6 +24,12 @@ export interface ServerConfig {
   compactionWindowSeconds: number;
   /** Absolute path of a kube-apiserver static token CSV (TOKEN_AUTH_FILE): `token,user,uid,"group1,group2"`. */
   tokenAuthFile?: string;
+  /** Service cluster IP range (SERVICE_CLUSTER_IP_RANGE), a CIDR. Default 10.96.0.0/12 (kubeadm's). */
+  serviceClusterIPRange: string;
+  /** Service node port range (SERVICE_NODE_PORT_RANGE). Default 30000-32767. */
+  serviceNodePortRange: { base: number; size: number };
+  /** How long Events live (EVENT_TTL_SECONDS). Default 3600. */
+  eventTTLSeconds: number;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -32,6 +38,29 @@ export const DEFAULT_PORT = 6443;
 export const DEFAULT_HOST = "0.0.0.0";
 export const DEFAULT_DATA_DIR = "./data";
 export const DEFAULT_COMPACTION_WINDOW_SECONDS = 300;
+export const DEFAULT_SERVICE_CLUSTER_IP_RANGE = "10.96.0.0/12";
+export const DEFAULT_SERVICE_NODE_PORT_RANGE = "30000-32767";
+export const DEFAULT_EVENT_TTL_SECONDS = 3600;
+
+/** An IPv4 or IPv6 CIDR as kube-apiserver accepts for --service-cluster-ip-range (one range). */
+function parseCidr(name: string, value: string): string {
+  const m = /^([0-9a-fA-F:.]+)\/(\d{1,3})$/.exec(value);
+  const v4 = m && /^\d{1,3}(\.\d{1,3}){3}$/.test(m[1]) && m[1].split(".").every((o) => Number(o) <= 255) && Number(m[2]) <= 32;
+  const v6 = m && m[1].includes(":") && Number(m[2]) <= 128;
+  if (!m || !(v4 || v6)) throw new Error(`${name} must be a CIDR such as 10.96.0.0/12, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** `30000-32767` or `30000+2768` (kube's PortRange forms). */
+function parsePortRange(name: string, value: string): { base: number; size: number } {
+  const m = /^(\d{1,5})(?:([-+])(\d{1,5}))?$/.exec(value);
+  if (m) {
+    const base = Number(m[1]);
+    const size = m[2] === "+" ? Number(m[3]) : m[2] === "-" ? Number(m[3]) - base + 1 : 1;
+    if (base >= 1 && size >= 1 && base + size - 1 <= 65535) return { base, size };
+  }
+  throw new Error(`${name} must be a port range such as 30000-32767, got ${JSON.stringify(value)}`);
+}
 
 /** Reads a variable; unset, empty and whitespace-only all count as "not set". */
 function read(env: Env, name: string): string | undefined {
@@ -111,8 +140,16 @@ export function loadServerConfig(env: Env = process.env): ServerConfig {
     ? DEFAULT_COMPACTION_WINDOW_SECONDS
     : parseInteger("COMPACTION_WINDOW_SECONDS", windowRaw, 1, 365 * 24 * 3600);
 
-  const config: ServerConfig = { host, port, dataDir, databaseUrl, insecureHttp, compactionWindowSeconds };
+  const config: ServerConfig = {
+    host, port, dataDir, databaseUrl, insecureHttp, compactionWindowSeconds,
+    serviceClusterIPRange: DEFAULT_SERVICE_CLUSTER_IP_RANGE, serviceNodePortRange: { base: 30000, size: 2768 },
+    eventTTLSeconds: DEFAULT_EVENT_TTL_SECONDS,
+  };
   if (adminToken !== undefined) config.adminToken = adminToken;
+  config.serviceClusterIPRange = parseCidr("SERVICE_CLUSTER_IP_RANGE", read(env, "SERVICE_CLUSTER_IP_RANGE") ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE);
+  config.serviceNodePortRange = parsePortRange("SERVICE_NODE_PORT_RANGE", read(env, "SERVICE_NODE_PORT_RANGE") ?? DEFAULT_SERVICE_NODE_PORT_RANGE);
+  const ttl = read(env, "EVENT_TTL_SECONDS");
+  config.eventTTLSeconds = ttl === undefined ? DEFAULT_EVENT_TTL_SECONDS : parseInteger("EVENT_TTL_SECONDS", ttl, 1, 365 * 24 * 3600);
   const tokenFile = read(env, "TOKEN_AUTH_FILE");
   if (tokenFile !== undefined) config.tokenAuthFile = path.resolve(tokenFile);
   if (certRaw !== undefined && keyRaw !== undefined) {

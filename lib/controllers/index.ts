@@ -10,6 +10,8 @@ import { TokenSecretController } from "./token-secret";
 import { ClusterRoleAggregationController } from "./cluster-role-aggregation";
 import type { ServiceAccountTokens } from "../auth/service-account-token";
 import type { RbacAuthorizer } from "../authz/rbac-authorizer";
+import type { ServerConfig } from "../config/server-config";
+import { noEvents, type EventRecorder } from "../events/recorder";
 
 export interface ControllerContext {
   registry: Registry;
@@ -21,6 +23,10 @@ export interface ControllerContext {
   caPem?: string;
   /** The authorizer's index, whose aggregated ClusterRoles the aggregation controller writes back. */
   rbac?: RbacAuthorizer;
+  /** Settings (service ranges, event TTL); controllers that need one are skipped without it. */
+  config?: ServerConfig;
+  /** Where controllers record Events (default: nowhere). */
+  recorder?: EventRecorder;
   /** Told about controller failures (they are retried regardless); never given secrets. */
   onError?: (controller: string, key: string, err: unknown) => void;
 }
@@ -28,6 +34,8 @@ export interface ControllerContext {
 /** Starts every controller; returns a function that stops them all. */
 export function startControllers(ctx: ControllerContext): () => void {
   const onError = ctx.onError ?? (() => {});
+  const recorder = ctx.recorder ?? noEvents;
+  void recorder;
   const informer = new Informer(ctx.registry.store.cache, (err) => onError("informer", "", err));
   const controllers = [
     new NamespaceDeleter({ registry: ctx.registry, informer, kinds: ctx.kinds ?? allKinds, onError: (k, e) => onError("namespace", k, e) }),

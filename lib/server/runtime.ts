@@ -14,6 +14,7 @@ import { auditLogFromEnv } from "../audit/audit-log";
 import { buildAuditEvent } from "../audit/audit-event";
 import { bootstrap } from "../bootstrap";
 import { startControllers } from "../controllers";
+import { noEvents } from "../events/recorder";
 import { admissionChain } from "./admission";
 import { buildSecurity } from "./security";
 import { openStore, type Store } from "../storage";
@@ -65,10 +66,11 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
     dataDir: config.dataDir, adminToken, tokenAuthFile: config.tokenAuthFile,
     externalAddress: `${isWildcard(config.host) ? "127.0.0.1" : config.host}:${config.port}`,
   });
-  registry.admission = admissionChain(registry, security.authorizer);
+  const recorder = noEvents;
+  registry.admission = admissionChain({ registry, rbac: security.authorizer, config, recorder });
   await bootstrap(registry);
   const stopControllers = startControllers({
-    registry, tokens: security.tokens, caPem: tls?.ca ?? "", rbac: security.authorizer,
+    registry, tokens: security.tokens, caPem: tls?.ca ?? "", rbac: security.authorizer, config, recorder,
     onError: (controller, key, err) => console.error(`controller ${controller}: ${key}: ${err instanceof Error ? err.message : String(err)}`),
   });
   let sessionBearer: ApiRuntime["sessionBearer"];
