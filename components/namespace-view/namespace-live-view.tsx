@@ -1,8 +1,9 @@
 "use client";
 // Everything in one namespace (or, on the overview, in the whole cluster) as it happens: a live count per
-// kind, the newest changes across kinds, and the namespace's Events. One live list per kind; the watch
-// scheduler shares connections fairly when the browser is limited to HTTP/1.1. Kinds the user may not list
-// show "—" with kube's message as the tooltip and do not count against the live status.
+// kind, a namespace's quotas and limit ranges, the newest changes across kinds, and the Events. One live
+// list per kind; the watch scheduler shares connections fairly when the browser is limited to HTTP/1.1.
+// Kinds the user may not list show "—" with kube's message as the tooltip and do not count against the
+// live status.
 import Link from "next/link";
 import { useEffect, useMemo, useState } from "react";
 import { listHref, objectHref } from "@/lib/client/console-routes";
@@ -16,6 +17,7 @@ import { LiveIndicator } from "../resource-table/live-indicator";
 import { Button } from "../ui/button";
 import { isForbidden } from "../ui/forbidden";
 import { useNow } from "../ui/use-now";
+import { QuotaPanel } from "./quota-panel";
 
 interface Change {
   id: number;
@@ -118,6 +120,8 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
           }),
         )}
       </section>
+
+      {namespace && <QuotaPanel quotas={lists.get("resourcequotas")} limitRanges={lists.get("limitranges")} />}
 
       <div className="grid gap-6 lg:grid-cols-2">
         <section aria-label="Newest changes" data-testid="recent-changes">

@@ -147,20 +147,20 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
         <div className="min-h-0 flex-1 overflow-y-auto px-6 py-4">
           <MetadataPanel kind={kind} obj={obj} now={now} />
           <RelationsPanel kind={kind} obj={obj} />
-          {detailSections[kind.kind] ? (
+          {detailSections[kind.kind] && (
             <Section title={detailSections[kind.kind].title} testId="data">
               {(() => {
                 const { Component } = detailSections[kind.kind];
                 return <Component obj={obj} />;
               })()}
             </Section>
-          ) : (
+          )}
+          {(!detailSections[kind.kind] || detailSections[kind.kind].keepContent) &&
             Object.keys(body).length > 0 && (
               <Section title={"spec" in body ? "Spec" : "Content"} testId="content">
                 <pre className="max-h-[32rem] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs dark:bg-slate-900">{toYaml(body)}</pre>
               </Section>
-            )
-          )}
+            )}
           <StatusPanel status={obj.status} />
           <EventsPanel kindName={kind.kind} namespace={kind.namespaced ? namespace : undefined} name={name} now={now} />
         </div>

@@ -9,6 +9,7 @@ import { listHref, objectHref } from "@/lib/client/console-routes";
 import { createObject } from "@/lib/client/object-writes";
 import { DEFAULT_NAMESPACE, templateYaml } from "@/lib/client/templates";
 import { useKindSchema } from "@/lib/client/use-kind-schema";
+import { explainStatusMessage } from "@/lib/client/status-message";
 import { parseYamlDocuments, YamlSyntaxError } from "@/lib/client/yaml-text";
 import { apiVersionOf, kindByKind, kindByPlural, type KubeObject } from "@/lib/kinds";
 import { Button } from "../ui/button";
@@ -19,7 +20,25 @@ interface Outcome {
   label: string;
   href?: string;
   error?: string;
+  code?: number;
   causes?: StatusCause[];
+}
+
+/** One document's refusal in the outcomes list: kube's summary, then each packed reason on its own line. */
+function OutcomeError({ message }: { message: string }) {
+  const { summary, reasons } = explainStatusMessage(message);
+  return (
+    <>
+      : <span className="break-words">{summary}</span>
+      {reasons.length > 0 && (
+        <ul className="list-disc pl-8 font-mono text-xs">
+          {reasons.map((r, i) => (
+            <li key={i}>{r}</li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
 }
 
 export function CreateView({ plural, namespace }: { plural: string; namespace?: string }) {
@@ -28,7 +47,7 @@ export function CreateView({ plural, namespace }: { plural: string; namespace?: 
   const schema = useKindSchema(kind);
   const [text, setText] = useState(() => templateYaml(kind, namespace));
   const [outcomes, setOutcomes] = useState<Outcome[]>([]);
-  const [problem, setProblem] = useState<{ message: string; causes: StatusCause[] } | undefined>();
+  const [problem, setProblem] = useState<{ message: string; causes: StatusCause[]; code?: number } | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const targetNamespace = kind.namespaced ? namespace || DEFAULT_NAMESPACE : undefined;
@@ -64,13 +83,13 @@ export function CreateView({ plural, namespace }: { plural: string; namespace?: 
         const created = await createObject(docKind, ns, doc, { dryRun });
         results.push({ label: `${docKind.kind} ${created.metadata.name}`, href: dryRun ? undefined : objectHref(docKind, ns, created.metadata.name ?? "") });
       } catch (e) {
-        results.push({ label, error: (e as Error).message, causes: e instanceof ApiError ? e.causes : [] });
+        results.push({ label, error: (e as Error).message, code: e instanceof ApiError ? e.code : undefined, causes: e instanceof ApiError ? e.causes : [] });
       }
     }
     setBusy(false);
     setOutcomes(results);
     const failed = results.filter((r) => r.error);
-    if (failed.length === 1 && docs.length === 1) setProblem({ message: failed[0].error!, causes: failed[0].causes ?? [] });
+    if (failed.length === 1 && docs.length === 1) setProblem({ message: failed[0].error!, causes: failed[0].causes ?? [], code: failed[0].code });
     if (failed.length === 0) {
       if (dryRun) setNotice(`Dry run passed: the server would create ${results.length === 1 ? "this object" : `all ${results.length} objects`}. Nothing was saved.`);
       else if (docs.length === 1) router.push(listHref(kind, targetNamespace));
@@ -95,7 +114,7 @@ export function CreateView({ plural, namespace }: { plural: string; namespace?: 
           </Button>
         </div>
       </div>
-      {problem && <CauseList message={problem.message} causes={problem.causes} />}
+      {problem && <CauseList message={problem.message} causes={problem.causes} code={problem.code} />}
       {notice && (
         <p role="status" className="border-b border-green-200 bg-green-50 px-4 py-2 text-sm text-green-900 dark:border-green-900 dark:bg-green-950 dark:text-green-100" data-testid="create-notice">
           {notice}
@@ -106,7 +125,7 @@ export function CreateView({ plural, namespace }: { plural: string; namespace?: 
           {outcomes.map((o, i) => (
             <li key={i} className={o.error ? "text-red-800 dark:text-red-300" : "text-green-800 dark:text-green-300"}>
               {o.error ? "✗" : "✓"} {o.href ? <Link href={o.href} className="underline">{o.label}</Link> : o.label}
-              {o.error ? `: ${o.error}` : ""}
+              {o.error && <OutcomeError message={o.error} />}
             </li>
           ))}
         </ul>

@@ -23,6 +23,7 @@ type Mode = "edit" | "review" | "conflict";
 interface Problem {
   message: string;
   causes: StatusCause[];
+  code?: number;
 }
 
 export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind; live: KubeObject; readOnlyReason?: string }) {
@@ -94,7 +95,7 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
       if (e instanceof ApiError && e.isConflict && !options.dryRun) {
         await openConflict(obj).catch((err) => setProblem({ message: (err as Error).message, causes: [] }));
       } else if (e instanceof ApiError) {
-        setProblem({ message: e.message, causes: e.causes });
+        setProblem({ message: e.message, causes: e.causes, code: e.code });
         if (mode === "review") setMode("edit");
       } else {
         setProblem({ message: (e as Error).message, causes: [] });
@@ -197,7 +198,7 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
           )}
         </div>
       )}
-      {problem && <CauseList message={problem.message} causes={problem.causes} />}
+      {problem && <CauseList message={problem.message} causes={problem.causes} code={problem.code} />}
       {notice && (
         <p role="status" className="border-b border-green-200 bg-green-50 px-4 py-2 text-sm text-green-900 dark:border-green-900 dark:bg-green-950 dark:text-green-100" data-testid="save-notice">
           {notice}

@@ -3,15 +3,25 @@
 import { kinds as allKinds } from "../kinds";
 import type { AnyKind } from "../kinds/types";
 import type { Registry } from "../registry/registry";
+import { ServiceAllocationRepair } from "./service-allocation-repair";
+import { serviceAllocatorFor } from "../allocators/service-allocator";
 import { Informer } from "./informer";
 import { NamespaceDeleter } from "./namespace-deleter";
 import { ServiceAccountController } from "./service-account";
+import { RootCAPublisher } from "./root-ca-publisher";
 import { TokenSecretController } from "./token-secret";
 import { ClusterRoleAggregationController } from "./cluster-role-aggregation";
 import type { ServiceAccountTokens } from "../auth/service-account-token";
 import type { RbacAuthorizer } from "../authz/rbac-authorizer";
 import type { ServerConfig } from "../config/server-config";
 import { noEvents, type EventRecorder } from "../events/recorder";
+import { EventTTLController } from "./event-ttl";
+import { EndpointsController } from "./endpoints";
+import { ResourceQuotaController } from "./resource-quota";
+import { PersistentVolumeBinder } from "./persistent-volume-binder";
+import { PvcProtectionController } from "./pvc-protection";
+import { PvProtectionController } from "./pv-protection";
+import { LeaderElector, type LeaderElectionConfig } from "./leader-election";
 
 export interface ControllerContext {
   registry: Registry;
@@ -29,10 +39,38 @@ export interface ControllerContext {
   recorder?: EventRecorder;
   /** Told about controller failures (they are retried regardless); never given secrets. */
   onError?: (controller: string, key: string, err: unknown) => void;
+  /** Run the controllers only while holding the controllers' Lease (the server: one instance across replicas). */
+  leaderElection?: LeaderElectionConfig;
 }
 
-/** Starts every controller; returns a function that stops them all. */
-export function startControllers(ctx: ControllerContext): () => void {
+/**
+ * Starts every controller; returns a function that stops them all. With `leaderElection`, they run only while
+ * this process holds the controllers' Lease (started on acquiring it, stopped on losing it), and stopping
+ * releases the Lease; the returned promise settles once it is released.
+ */
+export function startControllers(ctx: ControllerContext): () => Promise<void> {
+  if (!ctx.leaderElection) {
+    const stop = runControllers(ctx);
+    return async () => stop();
+  }
+  let stopRunning: (() => void) | undefined;
+  const elector = new LeaderElector({
+    ...ctx.leaderElection,
+    registry: ctx.registry,
+    onStartedLeading: () => { stopRunning ??= runControllers(ctx); },
+    onStoppedLeading: () => { stopRunning?.(); stopRunning = undefined; },
+    onError: (err) => ctx.onError?.("leader-election", "", err),
+  });
+  elector.start();
+  return async () => {
+    await elector.stop();
+    stopRunning?.();
+    stopRunning = undefined;
+  };
+}
+
+/** Builds the informer and every controller and starts them (the work of the Lease holder). */
+function runControllers(ctx: ControllerContext): () => void {
   const onError = ctx.onError ?? (() => {});
   const recorder = ctx.recorder ?? noEvents;
   void recorder;
@@ -40,8 +78,16 @@ export function startControllers(ctx: ControllerContext): () => void {
   const controllers = [
     new NamespaceDeleter({ registry: ctx.registry, informer, kinds: ctx.kinds ?? allKinds, onError: (k, e) => onError("namespace", k, e) }),
     new ServiceAccountController({ registry: ctx.registry, informer, onError: (k, e) => onError("serviceaccount", k, e) }),
+    ...(ctx.caPem !== undefined ? [new RootCAPublisher({ registry: ctx.registry, informer, caPem: ctx.caPem, onError: (k, e) => onError("root-ca-cert-publisher", k, e) })] : []),
     ...(ctx.tokens ? [new TokenSecretController({ registry: ctx.registry, informer, tokens: ctx.tokens, caPem: ctx.caPem ?? "", onError: (k, e) => onError("tokens", k, e) })] : []),
     ...(ctx.rbac ? [new ClusterRoleAggregationController({ registry: ctx.registry, informer, rbac: ctx.rbac, onError: (k, e) => onError("clusterrole-aggregation", k, e) })] : []),
+    ...(ctx.config ? [new EventTTLController({ registry: ctx.registry, informer, ttlSeconds: ctx.config.eventTTLSeconds, onError: (k, e) => onError("event-ttl", k, e) })] : []),
+    ...(ctx.config ? [new ServiceAllocationRepair({ allocator: serviceAllocatorFor(ctx.registry.store, ctx.config), informer, recorder, onError: (k, e) => onError("service-allocation-repair", k, e) })] : []),
+    new EndpointsController({ registry: ctx.registry, informer, recorder, onError: (k, e) => onError("endpoint", k, e) }),
+    new ResourceQuotaController({ registry: ctx.registry, informer, kinds: ctx.kinds ?? allKinds, onError: (k, e) => onError("resourcequota", k, e) }),
+    new PersistentVolumeBinder({ registry: ctx.registry, informer, recorder, onError: (k, e) => onError("persistentvolume-binder", k, e) }),
+    new PvcProtectionController({ registry: ctx.registry, informer, onError: (k, e) => onError("pvc-protection", k, e) }),
+    new PvProtectionController({ registry: ctx.registry, informer, onError: (k, e) => onError("pv-protection", k, e) }),
   ];
   // Handlers are registered in the constructors; the initial list reaches all of them.
   informer.start();

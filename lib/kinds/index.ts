@@ -18,6 +18,7 @@ import { role } from "./role";
 import { clusterRole } from "./cluster-role";
 import { roleBinding } from "./role-binding";
 import { clusterRoleBinding } from "./cluster-role-binding";
+import { lease } from "./lease";
 import type { AnyKind } from "./types";
 
 export type { AnyKind, Column, KindDefinition, KubeObject, NameRule, ObjectMeta } from "./types";
@@ -41,6 +42,7 @@ export const kinds: AnyKind[] = [
   clusterRole,
   roleBinding,
   clusterRoleBinding,
+  lease,
 ];
 
 const byPlural = new Map(kinds.map((k) => [k.plural, k]));

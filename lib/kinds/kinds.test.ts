@@ -66,6 +66,7 @@ describe("kind names", () => {
       ClusterRole: ["clusterroles", "clusterrole", "", "", false, "path-segment", false, true, true, "status", "known-only"],
       RoleBinding: ["rolebindings", "rolebinding", "", "", true, "path-segment", false, true, true, "status", "known-only"],
       ClusterRoleBinding: ["clusterrolebindings", "clusterrolebinding", "", "", false, "path-segment", false, true, true, "status", "known-only"],
+      Lease: ["leases", "lease", "", "", true, "dns1123-subdomain", false, true, false, "status", "known-only"],
     });
     const groups = Object.fromEntries(kinds.filter((k) => k.group).map((k) => [k.kind, apiVersionOf(k)]));
     expect(groups).toEqual({
@@ -73,6 +74,7 @@ describe("kind names", () => {
       ClusterRole: "rbac.authorization.k8s.io/v1",
       RoleBinding: "rbac.authorization.k8s.io/v1",
       ClusterRoleBinding: "rbac.authorization.k8s.io/v1",
+      Lease: "coordination.k8s.io/v1",
     });
   });
 
@@ -139,6 +141,7 @@ describe("templates", () => {
       ClusterRole: ["Name", "Created At"],
       RoleBinding: ["Name", "Role", "Age", "Users*", "Groups*", "ServiceAccounts*"],
       ClusterRoleBinding: ["Name", "Role", "Age", "Users*", "Groups*", "ServiceAccounts*"],
+      Lease: ["Name", "Holder", "Age"],
     });
     for (const kind of kinds) {
       const formatted = kind.columns.filter((c) => c.format === "name").map((c) => c.name);

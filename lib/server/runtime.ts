@@ -14,7 +14,7 @@ import { auditLogFromEnv } from "../audit/audit-log";
 import { buildAuditEvent } from "../audit/audit-event";
 import { bootstrap } from "../bootstrap";
 import { startControllers } from "../controllers";
-import { noEvents } from "../events/recorder";
+import { RegistryEventRecorder } from "../events/event-recorder";
 import { admissionChain } from "./admission";
 import { buildSecurity } from "./security";
 import { openStore, type Store } from "../storage";
@@ -66,11 +66,11 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
     dataDir: config.dataDir, adminToken, tokenAuthFile: config.tokenAuthFile,
     externalAddress: `${isWildcard(config.host) ? "127.0.0.1" : config.host}:${config.port}`,
   });
-  const recorder = noEvents;
+  const recorder = new RegistryEventRecorder({ registry, onError: (err) => console.error(`event recorder: ${err instanceof Error ? err.message : String(err)}`) });
   registry.admission = admissionChain({ registry, rbac: security.authorizer, config, recorder });
   await bootstrap(registry);
   const stopControllers = startControllers({
-    registry, tokens: security.tokens, caPem: tls?.ca ?? "", rbac: security.authorizer, config, recorder,
+    registry, tokens: security.tokens, caPem: tls?.ca ?? "", rbac: security.authorizer, config, recorder, leaderElection: {},
     onError: (controller, key, err) => console.error(`controller ${controller}: ${key}: ${err instanceof Error ? err.message : String(err)}`),
   });
   let sessionBearer: ApiRuntime["sessionBearer"];
@@ -90,7 +90,8 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
     isReady: () => !closed,
     async close() {
       closed = true;
-      stopControllers();
+      await stopControllers();
+      recorder.stop();
       security.close();
       registry.close();
       await auditLog?.close();

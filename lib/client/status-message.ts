@@ -1,0 +1,86 @@
+// kube's admission refusals pack several reasons into one line: SCC admission lists every provider's
+// objection in `[a, b, ...]`, LimitRanger aggregates its violations the same way, and ResourceQuota names
+// requested/used/limited in one sentence. The console shows the first part as the summary and each reason on
+// its own line; the full message is kept verbatim beside it, so nothing kube said is lost.
+
+export interface ExplainedMessage {
+  summary: string;
+  /** Empty when the message is one reason. */
+  reasons: string[];
+}
+
+const openers: Record<string, string> = { "[": "]", "{": "}", "(": ")" };
+
+/** Index of the `[` matching the `]` that ends `text`, ignoring brackets inside quoted strings; -1 if none. */
+function openingOfTrailingList(text: string): number {
+  if (!text.endsWith("]")) return -1;
+  const stack: string[] = [];
+  const starts: number[] = [];
+  let quoted = false;
+  let listStart = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === "\\") i++;
+      else if (c === '"') quoted = false;
+      continue;
+    }
+    if (c === '"') quoted = true;
+    else if (openers[c]) {
+      stack.push(openers[c]);
+      starts.push(i);
+    } else if (stack.length && c === stack[stack.length - 1]) {
+      stack.pop();
+      const start = starts.pop()!;
+      if (i === text.length - 1 && stack.length === 0 && c === "]") listStart = start;
+    }
+  }
+  return listStart;
+}
+
+/** Splits on `, ` outside brackets, braces, parentheses and quotes. */
+function splitTopLevel(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === "\\") i++;
+      else if (c === '"') quoted = false;
+      continue;
+    }
+    if (c === '"') quoted = true;
+    else if (c in openers) depth++;
+    else if (c === "]" || c === "}" || c === ")") depth = Math.max(0, depth - 1);
+    else if (depth === 0 && c === "," && text[i + 1] === " ") {
+      parts.push(text.slice(from, i));
+      from = i + 2;
+    }
+  }
+  parts.push(text.slice(from));
+  return parts;
+}
+
+/**
+ * Summary and reasons of a Status message. Only lists kube itself builds are split: a trailing `[...]` after
+ * `: ` (aggregated errors), and the ResourceQuota sentence. Anything else is one reason, returned as is.
+ */
+export function explainStatusMessage(message: string): ExplainedMessage {
+  const quota = /^(.*exceeded quota: [^,]+), (requested: .*), (used: .*), (limited: .*)$/.exec(message);
+  if (quota) return { summary: quota[1], reasons: [quota[2], quota[3], quota[4]] };
+
+  const start = openingOfTrailingList(message);
+  if (start > 0 && /:\s*$/.test(message.slice(0, start))) {
+    const items: string[] = [];
+    for (const part of splitTopLevel(message.slice(start + 1, -1))) {
+      // LimitRanger's reasons read "maximum cpu usage per Container is 1, but limit is 2": keep them whole.
+      if (items.length && /^but /.test(part)) items[items.length - 1] += `, ${part}`;
+      else if (part.trim()) items.push(part.trim());
+    }
+    // An aggregate's items are sentences; a value like `Invalid value: [80, 81]` is not a list of reasons.
+    if (items.length > 1 && items.every((i) => i.includes(" "))) return { summary: message.slice(0, start).replace(/:\s*$/, ""), reasons: items };
+  }
+  return { summary: message, reasons: [] };
+}
