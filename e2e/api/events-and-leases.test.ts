@@ -84,7 +84,7 @@ describe("the controllers' Lease", () => {
     }, 25_000);
     const waited = Date.now() - killedAt;
     expect(waited, "not before the killed holder's lease ran out").toBeGreaterThan(10_000);
-    expect(waited).toBeLessThan(20_000);
+    expect(waited, "within the lease duration plus a retry period").toBeLessThan(22_000);
     expect(next).not.toBe(first);
     await createNamespaces(standby, "lease-failover");
     await waitFor("the default ServiceAccount", async () =>

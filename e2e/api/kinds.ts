@@ -26,7 +26,7 @@ export const KINDS: KindCase[] = [
     fixtureFile: "configmap.yaml",
     jsonPatch: { op: "replace", path: "/data/LOG_LEVEL", value: "debug" },
     patchedValue: (o) => o.data?.LOG_LEVEL,
-    inEveryNamespace: [],
+    inEveryNamespace: ["kube-root-ca.crt"],
   },
   {
     kind: "Secret", plural: "secrets", singular: "secret", namespaced: true, shortNames: [],

@@ -41,6 +41,7 @@ export class ResourceQuotaAdmission implements AdmissionPlugin {
     if (req.subresource || !req.kind.namespaced || !req.namespace || !req.object) return;
     const evaluator = this.evaluators.forKind(req.kind);
     if (!evaluator || !evaluator.handles(req.operation)) return;
+    if (this.access.list(req.namespace).length === 0) return;
     await this.inLane(req.namespace, async () => {
       let names: Set<string> | undefined;
       let lastConflict: StatusError | undefined;

@@ -140,13 +140,15 @@ describe("ServiceAllocation", () => {
 
   it("never hands out one address twice across two server processes on one store", async () => {
     const file = tempDatabase();
-    const one = await setup(file, "10.0.0.0/28");
-    const two = await setup(file, "10.0.0.0/28");
+    const one = await setup(file, "10.0.0.0/27");
+    const two = await setup(file, "10.0.0.0/27");
     const specs = await Promise.all(Array.from({ length: 12 }, (_, i) => create(i % 2 ? one : two, svc(`p${i}`))));
     expect(new Set(specs.map((x) => x.clusterIP)).size).toBe(12);
     await two.store.cache.catchUp();
-    const racers = await Promise.allSettled([create(one, svc("r1", { clusterIP: "10.0.0.14" })), create(two, svc("r2", { clusterIP: "10.0.0.14" }))]);
+    const racers = await Promise.allSettled([create(one, svc("r1", { clusterIP: "10.0.0.5" })), create(two, svc("r2", { clusterIP: "10.0.0.5" }))]);
     expect(racers.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const lost = racers.find((r) => r.status === "rejected") as PromiseRejectedResult;
+    expect(String(lost.reason.message)).toContain("provided IP is already allocated");
   });
 
   it("allocates on a type change and keeps allocated values across an update that omits them", async () => {

@@ -1,7 +1,7 @@
 // Discovery documents (/api, /apis, /apis/<group>, /api/v1, /apis/<group>/v1) and /version, generated from the
 // kind list (each kind's group, names, scope and subresources) and the review table (review-resources.ts).
 import { createHash } from "node:crypto";
-import { apiVersionOf, kinds } from "../kinds";
+import { kinds, kindsServedBy, servedGroups } from "../kinds";
 import type { AnyKind } from "../kinds/types";
 import { reviewResources } from "./review-resources";
 
@@ -33,7 +33,7 @@ export function apiVersions(serverAddress: string) {
 }
 
 function groupNames(): string[] {
-  const names = new Set<string>([...kinds.map((k) => k.group ?? ""), ...reviewResources.map((r) => r.group)]);
+  const names = new Set<string>([...servedGroups(), ...reviewResources.map((r) => r.group)]);
   names.delete("");
   const rank = (g: string) => {
     const i = GROUP_ORDER.indexOf(g);
@@ -92,7 +92,7 @@ function buildResourceList(groupVersion: string): unknown {
   }
   const group = groupVersion.endsWith("/v1") ? groupVersion.slice(0, -"/v1".length) : undefined;
   if (!group || !groups.includes(group)) return undefined;
-  const stored = kinds.filter((k) => apiVersionOf(k) === groupVersion).map((k) => kindResources(k));
+  const stored = kindsServedBy(group).map((k) => kindResources(k));
   const reviews = reviewResources
     .filter((r) => r.group === group)
     .map((r) => [{ name: r.plural, singularName: r.singular, namespaced: r.namespaced, kind: r.kind, verbs: ["create"] }]);

@@ -22,7 +22,7 @@ import { AUDIT_ID_HEADER, auditIdFor } from "../audit/audit-id";
 import { sourceIPs } from "../audit/source-ips";
 import { impersonate } from "../auth/impersonation";
 import { forbiddenError } from "./forbidden";
-import { apiVersionOf, kinds as allKinds } from "../kinds";
+import { apiVersionOf, servedGroups } from "../kinds";
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -110,7 +110,7 @@ export function statusResponse(err: StatusError, format: OutputFormat = "json", 
   return { status: err.code, headers, body: encodeValue(err.toStatus(), format === "yaml" ? "yaml" : "json", pretty) };
 }
 
-const kindGroups = new Set(allKinds.map((k) => k.group ?? "").filter(Boolean));
+const kindGroups = new Set(servedGroups());
 const hasGroup = (g: string) => kindGroups.has(g);
 
 export async function handleApi(rt: ApiRuntime, req: ApiRequest): Promise<ApiResponse> {
@@ -410,8 +410,19 @@ function includeObject(q: URLSearchParams): IncludeObject {
   throw errors.badRequest(`Unable to convert to Table as requested: includeObject: Invalid value: "${v}": must be 'Metadata', 'Object', 'None', or empty`);
 }
 
-function objectResponse(kind: AnyKind, a: Extract<Answer, { object: unknown }>, format: OutputFormat, pretty: boolean, include: IncludeObject): ApiResponse {
+/**
+ * A stored object as the request's group serves it: objects of a kind also served by another group are stored
+ * with the declared apiVersion and answered with the one of the group asked (undefined: unchanged).
+ */
+function servedAs(kind: AnyKind, obj: KubeObject): KubeObject | undefined {
+  if (!kind.servedFrom || obj?.kind !== kind.kind) return undefined;
+  return { ...obj, apiVersion: apiVersionOf(kind) };
+}
+
+function objectResponse(kind: AnyKind, answer: Extract<Answer, { object: unknown }>, format: OutputFormat, pretty: boolean, include: IncludeObject): ApiResponse {
   const headers = { ...BASE_HEADERS, "content-type": contentType(format) };
+  const served = servedAs(kind, answer.object as KubeObject);
+  const a = served ? { ...answer, object: served, json: undefined } : answer;
   const obj = a.object as KubeObject;
   const isObject = (obj as { kind?: string }).kind === kind.kind;
   if (format === "table" && isObject) {
@@ -428,8 +439,15 @@ function listMeta(list: ListAnswer): Record<string, unknown> {
   return meta;
 }
 
-function listResponse(list: ListAnswer, format: OutputFormat, pretty: boolean, include: IncludeObject): ApiResponse {
+function listResponse(answer: ListAnswer, format: OutputFormat, pretty: boolean, include: IncludeObject): ApiResponse {
   const headers = { ...BASE_HEADERS, "content-type": contentType(format) };
+  const list = answer.kind.servedFrom ? {
+    ...answer,
+    items: answer.items.map((i) => {
+      const object = servedAs(answer.kind, i.object) ?? i.object;
+      return { ...i, object, json: JSON.stringify(object) };
+    }),
+  } : answer;
   const meta = listMeta(list);
   if (format === "table") {
     return { status: 200, headers, body: encodeValue(table(list.kind, list.items.map((i) => i.object), meta, include), "json", pretty) };
@@ -449,6 +467,10 @@ function listResponse(list: ListAnswer, format: OutputFormat, pretty: boolean, i
 async function watch(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, format: OutputFormat): Promise<ApiResponse> {
   const opts = parseListOptions(req.query, true);
   const spec = await rt.registry.prepareWatch(info.kind, info.namespace, info.name, opts);
+  if (info.kind.servedFrom && format !== "table" && format !== "metadata") {
+    // One serialisation per event is shared by the declared group's watchers; this group's get their own.
+    spec.encode = (type: EventType, object: KubeObject) => `${JSON.stringify({ type, object: servedAs(info.kind, object) ?? object })}\n`;
+  }
   if (format === "table" || format === "metadata") {
     const kind = info.kind;
     const include = includeObject(req.query);

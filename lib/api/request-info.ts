@@ -1,6 +1,6 @@
 // Turns a request into what it addresses (kube-apiserver's RequestInfo): the API group, resource, namespace,
 // name, subresource and the kube verb, or a non-resource path. Authorization and audit read the same answer.
-import { kindByPlural } from "../kinds";
+import { kindServedAt } from "../kinds";
 import type { AnyKind } from "../kinds/types";
 import { errors } from "./errors";
 import { reviewResource, type ReviewResource } from "./review-resources";
@@ -111,8 +111,8 @@ export function parseRequestPath(path: string, hasGroup: (group: string) => bool
     if (watchPath || name !== undefined || (review.namespaced !== (namespace !== undefined))) throw errors.routeNotFound();
     return { type: "review", review, namespace };
   }
-  const kind = kindByPlural(plural);
-  if (!kind || (kind.group ?? "") !== group || rest.length) throw errors.routeNotFound();
+  const kind = kindServedAt(group, plural);
+  if (!kind || rest.length) throw errors.routeNotFound();
   if (subresource !== undefined && !hasSubresource(kind, subresource)) throw errors.routeNotFound();
   if (subresource && watchPath) throw errors.routeNotFound();
   if (!kind.namespaced && namespace !== undefined) throw errors.routeNotFound();

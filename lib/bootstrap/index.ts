@@ -3,8 +3,10 @@
 import type { Registry } from "../registry/registry";
 import { bootstrapNamespaces } from "./namespaces";
 import { bootstrapRbac } from "./rbac";
+import { bootstrapSecurityContextConstraints } from "./security-context-constraints";
 
 export async function bootstrap(registry: Registry): Promise<void> {
   await bootstrapNamespaces(registry);
   await bootstrapRbac(registry);
+  await bootstrapSecurityContextConstraints(registry);
 }

@@ -16,6 +16,17 @@ describe("admission refusal messages", () => {
     ]);
   });
 
+  it("splits a field error list that kube prints with spaces between the errors", () => {
+    const e = explainStatusMessage(
+      'pods "p" is forbidden: unable to validate against any security context constraint: [provider restricted-v2: .containers[0].runAsUser: Invalid value: 0: must be in the ranges: [1000680000, 1000689999] ' +
+        'spec.volumes[1]: Invalid value: "hostPath": hostPath volumes are not allowed to be used]',
+    );
+    expect(e.reasons).toEqual([
+      "provider restricted-v2: .containers[0].runAsUser: Invalid value: 0: must be in the ranges: [1000680000, 1000689999]",
+      'spec.volumes[1]: Invalid value: "hostPath": hostPath volumes are not allowed to be used',
+    ]);
+  });
+
   it("keeps LimitRanger's 'is X, but limit is Y' reasons whole", () => {
     const e = explainStatusMessage('pods "big" is forbidden: [maximum cpu usage per Container is 500m, but limit is 1, maximum memory usage per Container is 128Mi, but limit is 256Mi]');
     expect(e.summary).toBe('pods "big" is forbidden');

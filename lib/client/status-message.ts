@@ -63,9 +63,38 @@ function splitTopLevel(text: string): string[] {
   return parts;
 }
 
+/** The start of one rendered field error (`path: Invalid value: ...`), optionally behind SCC's `provider x: `. */
+const fieldErrorStart = /^(provider \S+: )?(provider \S+|[.\w[\]-]+): (Invalid value|Forbidden|Required value|Unsupported value|Duplicate value|Too long|Too many|Not found|Internal error|Type error)\b/;
+
+/** A field.ErrorList printed with %v separates its errors by single spaces: split before each error's path. */
+function splitFieldErrors(text: string): string[] {
+  if (!fieldErrorStart.test(text)) return [text];
+  const parts: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === "\\") i++;
+      else if (c === '"') quoted = false;
+      continue;
+    }
+    if (c === '"') quoted = true;
+    else if (c in openers) depth++;
+    else if (c === "]" || c === "}" || c === ")") depth = Math.max(0, depth - 1);
+    else if (depth === 0 && c === " " && text[i - 1] !== ":" && fieldErrorStart.test(text.slice(i + 1))) {
+      parts.push(text.slice(from, i));
+      from = i + 1;
+    }
+  }
+  parts.push(text.slice(from));
+  return parts;
+}
+
 /**
  * Summary and reasons of a Status message. Only lists kube itself builds are split: a trailing `[...]` after
- * `: ` (aggregated errors), and the ResourceQuota sentence. Anything else is one reason, returned as is.
+ * `: ` (aggregated errors joined by `, `, or a field error list joined by spaces), and the ResourceQuota sentence. Anything else is one reason, returned as is.
  */
 export function explainStatusMessage(message: string): ExplainedMessage {
   const quota = /^(.*exceeded quota: [^,]+), (requested: .*), (used: .*), (limited: .*)$/.exec(message);
@@ -74,7 +103,9 @@ export function explainStatusMessage(message: string): ExplainedMessage {
   const start = openingOfTrailingList(message);
   if (start > 0 && /:\s*$/.test(message.slice(0, start))) {
     const items: string[] = [];
-    for (const part of splitTopLevel(message.slice(start + 1, -1))) {
+    const content = message.slice(start + 1, -1);
+    const commaParts = splitTopLevel(content);
+    for (const part of commaParts.length > 1 ? commaParts : splitFieldErrors(content)) {
       // LimitRanger's reasons read "maximum cpu usage per Container is 1, but limit is 2": keep them whole.
       if (items.length && /^but /.test(part)) items[items.length - 1] += `, ${part}`;
       else if (part.trim()) items.push(part.trim());

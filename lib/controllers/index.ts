@@ -8,6 +8,7 @@ import { serviceAllocatorFor } from "../allocators/service-allocator";
 import { Informer } from "./informer";
 import { NamespaceDeleter } from "./namespace-deleter";
 import { ServiceAccountController } from "./service-account";
+import { NamespaceSccAllocationController } from "./namespace-scc-allocation";
 import { RootCAPublisher } from "./root-ca-publisher";
 import { TokenSecretController } from "./token-secret";
 import { ClusterRoleAggregationController } from "./cluster-role-aggregation";
@@ -78,6 +79,7 @@ function runControllers(ctx: ControllerContext): () => void {
   const controllers = [
     new NamespaceDeleter({ registry: ctx.registry, informer, kinds: ctx.kinds ?? allKinds, onError: (k, e) => onError("namespace", k, e) }),
     new ServiceAccountController({ registry: ctx.registry, informer, onError: (k, e) => onError("serviceaccount", k, e) }),
+    new NamespaceSccAllocationController({ registry: ctx.registry, informer, onError: (k, e) => onError("namespace-scc-allocation", k, e) }),
     ...(ctx.caPem !== undefined ? [new RootCAPublisher({ registry: ctx.registry, informer, caPem: ctx.caPem, onError: (k, e) => onError("root-ca-cert-publisher", k, e) })] : []),
     ...(ctx.tokens ? [new TokenSecretController({ registry: ctx.registry, informer, tokens: ctx.tokens, caPem: ctx.caPem ?? "", onError: (k, e) => onError("tokens", k, e) })] : []),
     ...(ctx.rbac ? [new ClusterRoleAggregationController({ registry: ctx.registry, informer, rbac: ctx.rbac, onError: (k, e) => onError("clusterrole-aggregation", k, e) })] : []),

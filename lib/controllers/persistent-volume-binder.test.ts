@@ -74,7 +74,9 @@ describe("findBestMatchForClaim", () => {
     expect(pick(pvc(), [pv("ten", "10Gi"), pv("one", "1Gi"), pv("five", "5Gi")])).toBe("five");
     expect(pick(pvc(), [pv("exact", "3Gi"), pv("five", "5Gi")])).toBe("exact");
     expect(pick(pvc(), [pv("one", "1Gi"), pv("two", "2Gi")])).toBeUndefined();
-    expect(pick(pvc({ resources: { requests: { storage: "3000Mi" } } }), [pv("g", "3G"), pv("gi", "3Gi")])).toBe("g");
+    // Units compare by value: 3G is 3,000,000,000 bytes, 2800Mi is less and 3000Mi more.
+    expect(pick(pvc({ resources: { requests: { storage: "2800Mi" } } }), [pv("gi", "3Gi"), pv("g", "3G")])).toBe("g");
+    expect(pick(pvc({ resources: { requests: { storage: "3000Mi" } } }), [pv("gi", "3Gi"), pv("g", "3G")])).toBe("gi");
   });
 
   it("matches the storage class: unset and empty mean no class, the beta annotation wins over the field", () => {

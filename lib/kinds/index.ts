@@ -19,6 +19,7 @@ import { clusterRole } from "./cluster-role";
 import { roleBinding } from "./role-binding";
 import { clusterRoleBinding } from "./cluster-role-binding";
 import { lease } from "./lease";
+import type { ApiGroupNaming } from "./schema/resource";
 import type { AnyKind } from "./types";
 
 export type { AnyKind, Column, KindDefinition, KubeObject, NameRule, ObjectMeta } from "./types";
@@ -46,6 +47,46 @@ export const kinds: AnyKind[] = [
 ];
 
 const byPlural = new Map(kinds.map((k) => [k.plural, k]));
+
+/** The copy of `kind` served at `group` (one of its `alsoServedBy`): same names and hooks, that group's schema. */
+function servedView(kind: AnyKind, naming: ApiGroupNaming): AnyKind {
+  const schema = kind.schema?.type === "object" && kind.schema.gvk
+    ? { ...kind.schema, name: naming.typeName(kind.kind), gvk: { ...kind.schema.gvk, group: naming.group } }
+    : kind.schema;
+  return { ...kind, group: naming.group, alsoServedBy: undefined, servedFrom: kind, schema };
+}
+
+const views = new Map<string, AnyKind[]>();
+for (const k of kinds) {
+  for (const naming of k.alsoServedBy ?? []) views.set(naming.group, [...(views.get(naming.group) ?? []), servedView(k, naming)]);
+}
+
+/**
+ * The kinds served at `<group>/v1` ("" = core): the group's own kinds, then copies of kinds declared elsewhere
+ * that this group also serves (their `servedFrom` is the declared kind).
+ */
+export function kindsServedBy(group: string): AnyKind[] {
+  return [...kinds.filter((k) => (k.group ?? "") === group), ...(views.get(group) ?? [])];
+}
+
+/** Every API group with kinds, besides core: declared groups and `alsoServedBy` ones. */
+export function servedGroups(): string[] {
+  return [...new Set([...kinds.map((k) => k.group ?? ""), ...views.keys()])].filter((g) => g !== "");
+}
+
+/** The kind served at `<group>/v1/<plural>`, or undefined. */
+export function kindServedAt(group: string, plural: string): AnyKind | undefined {
+  const declared = byPlural.get(plural);
+  if (!declared) return undefined;
+  if ((declared.group ?? "") === group) return declared;
+  return views.get(group)?.find((k) => k.plural === plural);
+}
+
+/** The apiVersions a body for `kind` may carry: its own, and for a served copy also the declared kind's. */
+export function acceptedApiVersions(kind: AnyKind): string[] {
+  const own = apiVersionOf(kind);
+  return kind.servedFrom ? [own, apiVersionOf(kind.servedFrom)] : [own, ...(kind.alsoServedBy ?? []).map((n) => `${n.group}/v1`)];
+}
 const byKind = new Map(kinds.map((k) => [k.kind, k]));
 
 /** `v1`, or `<group>/v1` for kinds outside the core group. */

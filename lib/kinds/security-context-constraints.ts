@@ -53,6 +53,8 @@ function jsonPathCell(value: unknown, alwaysSerialised: boolean): string {
 export const securityContextConstraints = defineKind<SecurityContextConstraints>({
   kind: "SecurityContextConstraints",
   schema: securityContextConstraintsSchema,
+  // OpenShift 4 serves SCCs only under this group; clients and manifests use it (spec: "use the group").
+  alsoServedBy: [{ group: "security.openshift.io", typeName: (type) => `com.github.openshift.api.security.v1.${type}` }],
   plural: "securitycontextconstraints",
   singular: "securitycontextconstraints",
   shortNames: ["scc"],

@@ -1,6 +1,7 @@
 // The contract between a kind's one declaration (lib/kinds/<kind>.ts) and the generic code
 // (lib/registry, lib/api, lib/openapi, the console). Generic code reads these fields and never names a kind.
 import type { FieldError } from "../api/errors";
+import type { ApiGroupNaming } from "./schema/resource";
 import type { Schema } from "./schema/schema";
 
 export interface ObjectMeta {
@@ -48,6 +49,14 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
   kind: string;
   /** API group: "" (the default) for core/v1 under /api/v1, else served at /apis/<group>/v1. */
   group?: string;
+  /**
+   * Further groups that serve the same stored objects at `/apis/<group>/v1` (OpenShift's SCCs also under
+   * security.openshift.io), each with how its Go package names OpenAPI components. Objects are stored with the
+   * kind's own apiVersion; a request to such a group reads and writes them with that group's apiVersion.
+   */
+  alsoServedBy?: ApiGroupNaming[];
+  /** Set only on the copy of a kind served for one of its `alsoServedBy` groups: the kind as declared. */
+  servedFrom?: KindDefinition<T>;
   /** Lower-case plural: the URL segment (`configmaps`). */
   plural: string;
   singular: string;

@@ -1,7 +1,7 @@
 // The OpenAPI documents kube-apiserver serves and kubectl reads: /openapi/v3 (index), /openapi/v3/api,
 // /openapi/v3/api/v1 and /openapi/v3/apis/<group>/v1 (OpenAPI 3.0), and /openapi/v2 (Swagger 2.0, JSON, every
 // group). Built once from the kind list and memoised.
-import { kinds } from "../kinds";
+import { kindsServedBy, servedGroups } from "../kinds";
 import type { AnyKind } from "../kinds/types";
 import { metaType } from "../kinds/schema/names";
 import { status } from "../kinds/schema/object-meta";
@@ -28,11 +28,11 @@ function kindSchema(kind: AnyKind): KindSchema {
 }
 
 /** The kinds of one group ("" = core). */
-const kindsOf = (group: string) => kinds.filter((k) => (k.group ?? "") === group);
+const kindsOf = (group: string) => kindsServedBy(group);
 
 /** The groups other than core that have kinds, in name order. */
 function namedGroups(): string[] {
-  return [...new Set(kinds.map((k) => k.group ?? "").filter((g) => g))].sort();
+  return servedGroups().sort();
 }
 
 /** Registers every component the operations of `of` use, kinds first. */
@@ -200,7 +200,8 @@ let swagger: JsonSchema | undefined;
 export function openapiV2(): JsonSchema {
   if (swagger) return swagger;
   const emitter = new Emitter("v2");
-  registerComponents(emitter, kinds);
+  const everyKind = ["", ...namedGroups()].flatMap(kindsOf);
+  registerComponents(emitter, everyKind);
   emitter.value(apiResourceList);
   emitter.value(apiVersions);
   const discovery = (operationId: string, description: string, ref: string, tag: string): JsonSchema => ({
@@ -219,7 +220,7 @@ export function openapiV2(): JsonSchema {
     const id = operationGroup(group);
     paths[groupVersionRoot(group)] = { get: discovery(`get${id}APIResources`, "get available resources", emitter.ref(metaType("APIResourceList")), operationTag(group)) };
   }
-  for (const item of kinds.flatMap(kindPaths)) {
+  for (const item of everyKind.flatMap(kindPaths)) {
     const out: JsonSchema = {};
     for (const o of item.operations) out[o.method] = v2Operation(o, emitter);
     const kind = item.operations[0].kind;

@@ -142,7 +142,7 @@ describe("OpenAPI v3 (/openapi/v3/api/v1)", () => {
 describe("OpenAPI v3 index and /api document", () => {
   it("points at the group documents with a content hash", () => {
     const index = openapiV3Index() as Json;
-    expect(Object.keys(index.paths).sort()).toEqual(["api", "api/v1", `apis/${RBAC}/v1`]);
+    expect(Object.keys(index.paths).sort()).toEqual(["api", "api/v1", "apis/coordination.k8s.io/v1", `apis/${RBAC}/v1`, "apis/security.openshift.io/v1"]);
     expect(index.paths[`apis/${RBAC}/v1`].serverRelativeURL).toMatch(/^\/openapi\/v3\/apis\/rbac\.authorization\.k8s\.io\/v1\?hash=[0-9A-F]{32}$/);
     expect(index.paths["api/v1"].serverRelativeURL).toMatch(/^\/openapi\/v3\/api\/v1\?hash=[0-9A-F]{32}$/);
     expect(index.paths.api.serverRelativeURL).toMatch(/^\/openapi\/v3\/api\?hash=[0-9A-F]{32}$/);

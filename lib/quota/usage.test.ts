@@ -10,7 +10,7 @@ const evaluators = new QuotaEvaluators(kinds).entries();
 const quota = (hard: Record<string, string>, spec: Record<string, unknown> = {}): ResourceQuota =>
   ({ apiVersion: "v1", kind: "ResourceQuota", metadata: { name: "q", namespace: "ns" }, spec: { hard, ...spec } });
 
-function pod(name: string, opts: { phase?: string; requests?: Record<string, string>; limits?: Record<string, string>; init?: KubeObject[]; meta?: Record<string, unknown>; spec?: Record<string, unknown> } = {}): KubeObject {
+function pod(name: string, opts: { phase?: string; requests?: Record<string, string>; limits?: Record<string, string>; init?: Record<string, unknown>[]; meta?: Record<string, unknown>; spec?: Record<string, unknown> } = {}): KubeObject {
   return {
     apiVersion: "v1", kind: "Pod", metadata: { name, namespace: "ns", ...opts.meta },
     spec: { containers: [{ name: "c", image: "x", resources: { requests: opts.requests, limits: opts.limits } }], initContainers: opts.init, ...opts.spec },

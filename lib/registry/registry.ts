@@ -12,7 +12,7 @@
 import { randomUUID } from "node:crypto";
 import { errors, isStatusError, StatusError, type FieldError, type Status } from "../api/errors";
 import type { AnyKind, KubeObject, ObjectMeta } from "../kinds/types";
-import { apiVersionOf, groupResource, groupVersionPath } from "../kinds";
+import { acceptedApiVersions, apiVersionOf, groupResource, groupVersionPath } from "../kinds";
 import { AdmissionChain, type AdmissionRequest } from "../admission/admission-chain";
 import { ExpiredError, type LogEvent, type ObjectKey, type Store, type StoredObject, type WatchSink, type WatchSpec } from "../storage";
 import { pruneEmptyCollections } from "../kinds/schema/shape";
@@ -56,14 +56,14 @@ function generateName(prefix: string): string {
   return prefix.slice(0, 58) + suffix;
 }
 
-/** Refuse bodies that are not a `kind` object of version v1; fill kind/apiVersion when omitted. */
+/** Refuse bodies that are not a `kind` object of a version serving it; fill kind/apiVersion when omitted. */
 function checkTypeMeta(kind: AnyKind, body: unknown): KubeObject {
   const version = apiVersionOf(kind);
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw errors.badRequest(`the object provided is unrecognized (must be of type ${kind.kind}): couldn't get version/kind; json parse error: cannot unmarshal ${Array.isArray(body) ? "array" : typeof body} into Go value of type struct`);
   }
   const obj = body as Record<string, unknown>;
-  if (obj.apiVersion !== undefined && obj.apiVersion !== "" && obj.apiVersion !== version) {
+  if (obj.apiVersion !== undefined && obj.apiVersion !== "" && !acceptedApiVersions(kind).includes(obj.apiVersion as string)) {
     if (obj.kind !== undefined && obj.kind !== kind.kind) {
       throw errors.badRequest(`${String(obj.kind)} in version "${String(obj.apiVersion)}" cannot be handled as a ${kind.kind}: no kind "${String(obj.kind)}" is registered for version "${String(obj.apiVersion)}" in scheme "pkg/api/legacyscheme/scheme.go:30"`);
     }
@@ -78,7 +78,8 @@ function checkTypeMeta(kind: AnyKind, body: unknown): KubeObject {
   }
   const decodeError = kind.decodeError?.(obj as KubeObject);
   if (decodeError) throw errors.badRequest(`${kind.kind} in version "v1" cannot be handled as a ${kind.kind}: ${decodeError}`);
-  return { ...obj, apiVersion: version, kind: kind.kind, metadata: { ...(obj.metadata as ObjectMeta | undefined) } };
+  // Stored with the declared kind's apiVersion whichever group the body came through (lib/api answers in the request's).
+  return { ...obj, apiVersion: apiVersionOf(kind.servedFrom ?? kind), kind: kind.kind, metadata: { ...(obj.metadata as ObjectMeta | undefined) } };
 }
 
 /** The stored form: the kind's own normalisation, then empty lists and maps left out as Go's omitempty does. */

@@ -3,6 +3,7 @@ import { AdmissionChain } from "../admission/admission-chain";
 import { NamespaceLifecycle } from "../admission/namespace-lifecycle";
 import { LimitRanger } from "../admission/limit-ranger";
 import { ServiceAccountAdmission } from "../admission/service-account";
+import { SecurityContextConstraintsAdmission } from "../admission/security-context-constraints";
 import { RbacEscalation } from "../admission/rbac-escalation";
 import { resourceQuotaAdmission } from "../admission/resource-quota";
 import { StorageObjectInUseProtection } from "../admission/storage-object-in-use-protection";
@@ -28,6 +29,7 @@ export function admissionChain(ctx: AdmissionContext): AdmissionChain {
     new NamespaceLifecycle((name) => cache.get({ resource: "namespaces", namespace: "", name })?.object, () => cache.catchUp()),
     new LimitRanger((namespace) => cache.list("limitranges", { namespace }).map((o) => o.object), () => cache.catchUp()),
     new ServiceAccountAdmission((namespace, name) => cache.get({ resource: "serviceaccounts", namespace, name })?.object, { catchUp: () => cache.catchUp() }),
+    new SecurityContextConstraintsAdmission({ listSCCs: () => cache.list("securitycontextconstraints").map((o) => o.object), namespace: (name) => cache.get({ resource: "namespaces", namespace: "", name })?.object, catchUp: () => cache.catchUp() }, ctx.rbac),
     // After every other mutating plug-in: kube assigns service addresses in the service storage itself.
     new ServiceAllocation(serviceAllocatorFor(ctx.registry.store, ctx.config), (namespace, name) => !!cache.get({ resource: "services", namespace, name })),
     new StorageObjectInUseProtection(),
