@@ -74,8 +74,10 @@ test("a NodePort Service shows its allocated cluster IP and node port, and the e
     spec: { type: "NodePort", selector: { app }, ports: [{ name: "http", port: 80, targetPort: 8080 }] },
   });
   const [a, b] = [`${app}-a`, `${app}-b`];
-  await create(pod(SERVICES, a, { app }));
-  await create(pod(SERVICES, b, { app }));
+  // Scheduled pods (a pod has an IP only on a node): kube's endpoints controller sends each address's
+  // nodeName, and Endpoints validation refuses an empty one.
+  await create(pod(SERVICES, a, { app }, { nodeName: "node-1" }));
+  await create(pod(SERVICES, b, { app }, { nodeName: "node-1" }));
   await setPodStatus(SERVICES, a, "10.1.0.5", true);
   await setPodStatus(SERVICES, b, "10.1.0.6", false);
 
@@ -89,6 +91,7 @@ test("a NodePort Service shows its allocated cluster IP and node port, and the e
   // The endpoints controller (server) lists the ready pod as ready and the other as not ready.
   await expect(address(page, "10.1.0.5")).toHaveAttribute("data-ready", "true");
   await expect(address(page, "10.1.0.5").getByRole("link", { name: a })).toBeVisible();
+  await expect(address(page, "10.1.0.5")).toContainText("node-1");
   await expect(address(page, "10.1.0.6")).toHaveAttribute("data-ready", "false");
   await shot(page, "service-endpoints");
 

@@ -242,8 +242,8 @@ export class Registry {
 
   /** `namespace` undefined = the unscoped create path (the body's namespace, or "default"). */
   async create(kind: AnyKind, namespace: string | undefined, body: unknown, opts: WriteOptions): Promise<Answer> {
-    const obj = checkTypeMeta(kind, body);
-    const meta = obj.metadata;
+    let obj = checkTypeMeta(kind, body);
+    let meta = obj.metadata;
     if (kind.namespaced) {
       if (namespace !== undefined && meta.namespace && meta.namespace !== namespace) {
         throw errors.badRequest("the namespace of the provided object does not match the namespace sent on the request");
@@ -269,6 +269,9 @@ export class Registry {
       object: obj, user: opts.user, dryRun: opts.dryRun,
     };
     await this.admission.admit(review);
+    // A mutating plug-in may hand back a new object or metadata: what it returns is what gets stored.
+    obj = review.object!;
+    meta = obj.metadata;
     kind.prepareForCreate?.(obj);
     throwIfInvalid(kind, meta.name ?? "", [
       ...validateObjectMeta(meta, { namespaced: kind.namespaced, nameRule: kind.nameRule }),
@@ -371,13 +374,14 @@ export class Registry {
       }
       const old = current!.object;
       const sub = opts.subresource ?? "";
-      const obj = this.mergeForUpdate(kind, step.update, old, sub);
+      let obj = this.mergeForUpdate(kind, step.update, old, sub);
       kind.applyDefaults?.(obj);
       const review: AdmissionRequest = {
         operation: "UPDATE", kind, namespace: kind.namespaced ? namespace : "", name, subresource: sub,
         object: obj, oldObject: old, user: opts.user, dryRun: opts.dryRun,
       };
       await this.admission.admit(review);
+      obj = review.object!;
       const status = sub === "status";
       const other = sub && !status ? kind.updateSubresources?.[sub] : undefined;
       if (status) kind.statusStrategy?.prepareForUpdate?.(obj, old); else if (!sub) kind.prepareForUpdate?.(obj, old);
@@ -426,7 +430,7 @@ export class Registry {
     }
     m.uid = o.uid;
     m.creationTimestamp = o.creationTimestamp;
-    m.selfLink = o.selfLink;
+    if (o.selfLink) m.selfLink = o.selfLink; else delete m.selfLink;
     m.generation = o.generation;
     if (o.deletionTimestamp) m.deletionTimestamp = o.deletionTimestamp; else delete m.deletionTimestamp;
     if (o.deletionGracePeriodSeconds !== undefined) m.deletionGracePeriodSeconds = o.deletionGracePeriodSeconds; else delete m.deletionGracePeriodSeconds;
