@@ -97,12 +97,23 @@ async function randomizedRun(servers: Server[], ns: string, opts: { writers: num
   // Before the start revision: the service-account controller's writes for new namespaces would otherwise
   // fall between this namespace's revisions.
   await createNamespaces(servers[0], ns, `${ns}-warmup`);
+  // A new namespace also gets, from controllers, the `kube-root-ca.crt` ConfigMap and the SCC range
+  // annotations, as on a real cluster: wait for both, so that they too come before the start revision.
+  for (let i = 0; ; i++) {
+    const [cms, nsObj] = await Promise.all([servers[0].request("GET", cmPath(ns)), servers[0].request("GET", `/api/v1/namespaces/${ns}`)]);
+    if (cms.body.items?.length && nsObj.body.metadata?.annotations?.["openshift.io/sa.scc.uid-range"]) break;
+    if (i > 200) throw new Error(`${ns}: controllers never finished with the new namespace`);
+    await sleep(50);
+  }
   // One write elsewhere first, so that the start revision is not "0" (which means "any", not "after 0").
   const warmup = await servers[0].request("POST", cmPath(`${ns}-warmup`), { body: { metadata: { name: "warmup" } } });
   expect(warmup.status, warmup.text).toBe(201);
   const startList = await servers[0].request("GET", cmPath(ns));
   expect(startList.status).toBe(200);
-  expect(startList.body.items, "the namespace starts empty").toEqual([]);
+  expect(startList.body.items.map((o: any) => o.metadata.name), "the namespace starts with only the root CA").toEqual(["kube-root-ca.crt"]);
+  // The state before the start revision, as the events that made it.
+  const base: Observed[] = startList.body.items.map((o: any) => ({ type: "ADDED", name: o.metadata.name, rv: Number(o.metadata.resourceVersion) }));
+  const stateFrom = (events: Observed[]) => stateOf([...base, ...events]);
   const startRev = Number(startList.body.metadata.resourceVersion);
   expect(startRev).toBeGreaterThan(0);
 
@@ -253,7 +264,7 @@ async function randomizedRun(servers: Server[], ns: string, opts: { writers: num
   for (let i = 0; i < servers.length; i++) {
     const list = await servers[i].request("GET", cmPath(ns));
     const listed = new Map<string, number>((list.body.items as any[]).map((o) => [o.metadata.name, Number(o.metadata.resourceVersion)]));
-    expect(listed, `${ctx}: list on process ${i} = state implied by the watch`).toEqual(stateOf(reference));
+    expect(listed, `${ctx}: list on process ${i} = state implied by the watch`).toEqual(stateFrom(reference));
   }
 
   // --- every watcher against the reference ----------------------------------------------------------
@@ -276,7 +287,7 @@ async function randomizedRun(servers: Server[], ns: string, opts: { writers: num
       if (w.startAt !== undefined) expect(at, `${label}: state not older than ${w.startAt}`).toBeGreaterThanOrEqual(w.startAt);
       const initial = evs.slice(0, b);
       expect(initial.every((e) => e.type === "ADDED"), label).toBe(true);
-      const snapshot = stateOf(reference.filter((e) => e.rv <= at));
+      const snapshot = stateFrom(reference.filter((e) => e.rv <= at));
       expect(new Map(initial.map((e) => [e.name, e.rv])), `${label}: initial events = state at the bookmark's revision ${at}`).toEqual(snapshot);
       expect(initial.length, `${label}: no duplicate initial event`).toBe(snapshot.size);
       const rest = evs.slice(b + 1).filter((e) => e.type !== "BOOKMARK").map(fmt);
@@ -289,7 +300,7 @@ async function randomizedRun(servers: Server[], ns: string, opts: { writers: num
     for (let k = 0; k < evs.length && !matched; k++) {
       if (k > 0 && evs[k - 1].type !== "ADDED") break;
       const next = evs[k].rv;
-      const snapshot = stateOf(reference.filter((e) => e.rv < next));
+      const snapshot = stateFrom(reference.filter((e) => e.rv < next));
       const initial = evs.slice(0, k);
       if (initial.length !== snapshot.size || initial.some((e) => snapshot.get(e.name) !== e.rv)) continue;
       const want = refStrings.filter((_, i) => reference[i].rv >= next);
