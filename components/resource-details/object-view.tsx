@@ -6,7 +6,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useState, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { listHref } from "@/lib/client/console-routes";
 import { kindTitle } from "@/lib/client/navigation";
 import { getObject } from "@/lib/client/object-writes";
@@ -65,6 +65,11 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
   const loadError = listForbidden ? (single.error && (single.error as { code?: number }).code !== 404 ? single.error : null) : list.error && !list.data ? list.error : null;
   const now = useNow(1_000);
   const [deleting, setDeleting] = useState(false);
+  // Deleted from this page but held by finalizers: stay to show Terminating, and go back to the list once it is gone.
+  const [deletedHere, setDeletedHere] = useState(false);
+  useEffect(() => {
+    if (deletedHere && loaded && !obj) router.push(listHref(kind, namespace));
+  }, [deletedHere, loaded, obj, router, kind, namespace]);
   const can = useAccessChecker(kind, [{ namespace, name }], ["delete", "update"]);
   const deleteAccess = can("delete", { namespace, name });
   const updateAccess = can("update", { namespace, name });
@@ -172,7 +177,9 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
           open
           onClose={() => setDeleting(false)}
           onDeleted={(outcomes) => {
-            if (outcomes.every((o) => !o.error) && !(obj.metadata.finalizers ?? []).length) router.push(listHref(kind, namespace));
+            if (!outcomes.every((o) => !o.error)) return;
+            if ((obj.metadata.finalizers ?? []).length) setDeletedHere(true);
+            else router.push(listHref(kind, namespace));
           }}
         />
       )}

@@ -74,7 +74,6 @@ export function startControllers(ctx: ControllerContext): () => Promise<void> {
 function runControllers(ctx: ControllerContext): () => void {
   const onError = ctx.onError ?? (() => {});
   const recorder = ctx.recorder ?? noEvents;
-  void recorder;
   const informer = new Informer(ctx.registry.store.cache, (err) => onError("informer", "", err));
   const controllers = [
     new NamespaceDeleter({ registry: ctx.registry, informer, kinds: ctx.kinds ?? allKinds, onError: (k, e) => onError("namespace", k, e) }),
