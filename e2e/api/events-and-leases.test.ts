@@ -6,23 +6,13 @@ import { afterAll, describe, expect, test } from "vitest";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { createNamespaces, startServer, stopAll, type Server } from "./harness";
+import { createNamespaces, startServer, stopAll, waitFor, type Server } from "./harness";
 
 afterAll(async () => {
   await stopAll();
 }, 60_000);
 
 const LEASE = "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/cluster-core-controllers";
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function lease(server: Server): Promise<any> {
   const r = await server.request("GET", LEASE);

@@ -460,3 +460,14 @@ export function subsetMismatch(expected: unknown, actual: unknown, at = ""): str
   }
   return undefined;
 }
+
+/** Polls `probe` until it yields something other than undefined, and returns it; fails after `timeoutMs`. */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000, intervalMs = 50): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}

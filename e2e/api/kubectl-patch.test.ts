@@ -201,6 +201,10 @@ const SVC = kind("Service");
 const SA = kind("ServiceAccount");
 const CM = kind("ConfigMap");
 
+// The per-kind cases leave the compute-quota fixture (limits.cpu, requests.memory, ...) in this namespace, so
+// quota admission refuses a container that does not state its requests and limits, as a real cluster would.
+const resources = { requests: { cpu: "50m", memory: "32Mi" }, limits: { cpu: "100m", memory: "64Mi" } };
+
 const twoContainerPod = (name: string) => ({
   apiVersion: "v1",
   kind: "Pod",
@@ -215,8 +219,9 @@ const twoContainerPod = (name: string) => ({
           { name: "POD_NAME", valueFrom: { fieldRef: { fieldPath: "metadata.name" } } },
         ],
         volumeMounts: [{ name: "config", mountPath: "/etc/nginx/conf.d" }],
+        resources,
       },
-      { name: "sidecar", image: "busybox:1.36", command: ["sleep", "3600"], volumeMounts: [{ name: "cache", mountPath: "/cache" }] },
+      { name: "sidecar", image: "busybox:1.36", command: ["sleep", "3600"], volumeMounts: [{ name: "cache", mountPath: "/cache" }], resources },
     ],
     volumes: [
       { name: "config", configMap: { name: "storefront-config" } },

@@ -4,7 +4,7 @@
 // kube-root-ca.crt in every namespace, also after a restart.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import YAML from "yaml";
-import { createNamespaces, startServer, stopAll, type Server } from "./harness";
+import { createNamespaces, startServer, stopAll, waitFor, type Server } from "./harness";
 
 const NS = "e2e-limits";
 let server: Server;
@@ -17,16 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopAll();
 }, 60_000);
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const yaml = (...docs: object[]) => docs.map((d) => YAML.stringify(d)).join("---\n");
 const podManifest = (name: string, containers: object[], extra: object = {}) =>

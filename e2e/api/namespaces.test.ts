@@ -2,7 +2,7 @@
 // needs its namespace, deletion goes through Terminating (refusing new content, honouring finalizers) and
 // finishes even across a restart; the protected namespaces cannot be deleted.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startServer, stopAll, type Server } from "./harness";
+import { startServer, stopAll, waitFor, type Server } from "./harness";
 
 let server: Server;
 
@@ -13,16 +13,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopAll();
 }, 60_000);
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe("namespaces", () => {
   test("the system namespaces exist from the first start, each with a default ServiceAccount", async () => {

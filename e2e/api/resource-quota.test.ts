@@ -3,7 +3,7 @@
 // concurrent creates never taking more than is left, dry runs not charged, failed writes and deletes given
 // back, and usage measured again after a restart.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createNamespaces, startServer, stopAll, type Server } from "./harness";
+import { createNamespaces, startServer, stopAll, waitFor, type Server } from "./harness";
 
 let server: Server;
 
@@ -15,16 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopAll();
 }, 60_000);
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const quotaPath = (ns: string, name: string) => `/api/v1/namespaces/${ns}/resourcequotas/${name}`;
 

@@ -38,8 +38,11 @@ function openingOfTrailingList(text: string): number {
   return listStart;
 }
 
-/** Splits on `, ` outside brackets, braces, parentheses and quotes. */
-function splitTopLevel(text: string): string[] {
+/**
+ * Splits `text` at the top level (outside brackets, braces, parentheses and quoted strings) wherever
+ * `cut(i)` says a separator starts at `i`; it returns the separator's length, or 0.
+ */
+function splitOutside(text: string, cut: (i: number) => number): string[] {
   const parts: string[] = [];
   let depth = 0;
   let quoted = false;
@@ -54,13 +57,21 @@ function splitTopLevel(text: string): string[] {
     if (c === '"') quoted = true;
     else if (c in openers) depth++;
     else if (c === "]" || c === "}" || c === ")") depth = Math.max(0, depth - 1);
-    else if (depth === 0 && c === "," && text[i + 1] === " ") {
-      parts.push(text.slice(from, i));
-      from = i + 2;
+    else if (depth === 0) {
+      const n = cut(i);
+      if (n > 0) {
+        parts.push(text.slice(from, i));
+        from = i + n;
+      }
     }
   }
   parts.push(text.slice(from));
   return parts;
+}
+
+/** Splits on `, ` outside brackets, braces, parentheses and quotes. */
+function splitTopLevel(text: string): string[] {
+  return splitOutside(text, (i) => (text[i] === "," && text[i + 1] === " " ? 2 : 0));
 }
 
 /** The start of one rendered field error (`path: Invalid value: ...`), optionally behind SCC's `provider x: `. */
@@ -69,27 +80,7 @@ const fieldErrorStart = /^(provider \S+: )?(provider \S+|[.\w[\]-]+): (Invalid v
 /** A field.ErrorList printed with %v separates its errors by single spaces: split before each error's path. */
 function splitFieldErrors(text: string): string[] {
   if (!fieldErrorStart.test(text)) return [text];
-  const parts: string[] = [];
-  let depth = 0;
-  let quoted = false;
-  let from = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === "\\") i++;
-      else if (c === '"') quoted = false;
-      continue;
-    }
-    if (c === '"') quoted = true;
-    else if (c in openers) depth++;
-    else if (c === "]" || c === "}" || c === ")") depth = Math.max(0, depth - 1);
-    else if (depth === 0 && c === " " && text[i - 1] !== ":" && fieldErrorStart.test(text.slice(i + 1))) {
-      parts.push(text.slice(from, i));
-      from = i + 1;
-    }
-  }
-  parts.push(text.slice(from));
-  return parts;
+  return splitOutside(text, (i) => (text[i] === " " && text[i - 1] !== ":" && fieldErrorStart.test(text.slice(i + 1)) ? 1 : 0));
 }
 
 /**
