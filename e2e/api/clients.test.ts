@@ -20,6 +20,22 @@ beforeAll(async () => {
   await createNamespaces(server, "clients-kubectl", "clients-kubectl-grace", "clients-informer", "clients-informer-rewatch", "clients-informer-restart");
 }, 90_000);
 
+const ROOT_CA = "kube-root-ca.crt";
+
+/**
+ * The root-ca-cert-publisher puts `kube-root-ca.crt` into every namespace, as in a real cluster; an informer's
+ * initial list holds it. Waits for it and returns it, so a test knows the namespace's state before listing.
+ */
+async function rootCA(ns: string): Promise<any> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const res = await server.request("GET", `/api/v1/namespaces/${ns}/configmaps/${ROOT_CA}`);
+    if (res.status === 200) return res.body;
+    if (Date.now() > deadline) throw new Error(`namespace ${ns} got no ${ROOT_CA} within 30 s (last: ${res.status})`);
+    await sleep(50);
+  }
+}
+
 afterAll(async () => {
   for (const c of children) c.kill("SIGKILL");
   await stopAll();
@@ -180,6 +196,7 @@ describe("@kubernetes/client-node informer", { timeout: 90_000 }, () => {
   test("makeInformer sees add, update and delete made by another client", async () => {
     const ns = "clients-informer";
     const cmPath = `/api/v1/namespaces/${ns}/configmaps`;
+    const ca = await rootCA(ns);
     await server.request("POST", cmPath, { body: { metadata: { name: "pre-existing" }, data: { v: "0" } } });
     const { kc, api } = clientFor(server);
     const informer = makeInformer<V1ConfigMap>(kc, cmPath, () => api.listNamespacedConfigMap({ namespace: ns }));
@@ -188,7 +205,7 @@ describe("@kubernetes/client-node informer", { timeout: 90_000 }, () => {
     informer.on("error", (err: unknown) => errors.push(err));
     await informer.start();
     try {
-      await waitFor(() => log.length >= 1, "the initial list", 20_000, () => log.join(", "));
+      await waitFor(() => log.length >= 2, "the initial list", 20_000, () => log.join(", "));
       const a = (await server.request("POST", cmPath, { body: { metadata: { name: "a" }, data: { v: "1" } } })).body;
       await waitFor(() => log.some((l) => l.startsWith("add a@")), "add a", 20_000, () => log.join(", "));
       const a2 = (await server.request("PATCH", `${cmPath}/a`, { body: { data: { v: "2" } }, contentType: "application/merge-patch+json" })).body;
@@ -196,12 +213,14 @@ describe("@kubernetes/client-node informer", { timeout: 90_000 }, () => {
       expect((await server.request("DELETE", `${cmPath}/a`)).status).toBe(200);
       await waitFor(() => log.some((l) => l.startsWith("delete a@")), "delete a", 20_000, () => log.join(", "));
       expect(log).toEqual([
+        // The initial list, in key order: the namespace's kube-root-ca.crt, then the test's object.
+        `add ${ROOT_CA}@${ca.metadata.resourceVersion} v=`,
         expect.stringMatching(/^add pre-existing@\d+ v=0$/),
         `add a@${a.metadata.resourceVersion} v=1`,
         `update a@${a2.metadata.resourceVersion} v=2`,
         expect.stringMatching(/^delete a@\d+ v=2$/),
       ]);
-      expect(informer.list(ns).map((o) => o.metadata?.name)).toEqual(["pre-existing"]);
+      expect(informer.list(ns).map((o) => o.metadata?.name).sort()).toEqual([ROOT_CA, "pre-existing"]);
       expect(errors).toEqual([]);
     } finally {
       await informer.stop();
@@ -211,6 +230,7 @@ describe("@kubernetes/client-node informer", { timeout: 90_000 }, () => {
   test("an informer whose watches the server ends (timeoutSeconds=1) re-watches and misses nothing", async () => {
     const ns = "clients-informer-rewatch";
     const cmPath = `/api/v1/namespaces/${ns}/configmaps`;
+    const ca = await rootCA(ns);
     const { kc, api } = clientFor(server);
     const watch = new ShortWatch(kc, 1);
     let lists = 0;
@@ -223,8 +243,9 @@ describe("@kubernetes/client-node informer", { timeout: 90_000 }, () => {
     informer.on("error", (err: unknown) => errors.push(err));
     await informer.start();
     try {
-      // Writes spread over several server-ended watches (one per second).
-      const expected: string[] = [];
+      // Writes spread over several server-ended watches (one per second), after the initial list (which holds
+      // only the namespace's kube-root-ca.crt).
+      const expected: string[] = [`add ${ROOT_CA}@${ca.metadata.resourceVersion} v=`];
       for (let round = 0; round < 5; round++) {
         const name = `cm-${round}`;
         const c = (await server.request("POST", cmPath, { body: { metadata: { name }, data: { v: `${round}` } } })).body;

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createNamespaces, rv, startServer, stopAll, type ApiResponse, type Server } from "./harness";
+import { createNamespaces, rv, startServer, stopAll, waitFor, type ApiResponse, type Server } from "./harness";
 import { expectStatus } from "./kinds";
 
 const NS = "e2e-durability";
@@ -190,6 +190,19 @@ describe("durability across restarts", { timeout: 180_000 }, () => {
     ];
     expect(await runAll(phase2, acks)).toEqual([]);
 
+    // The PersistentVolume binder writes `status.phase: Available` on every new PV, as kube's does. That
+    // write, acknowledged to the controller, is each PV's latest: wait for it (the spec we wrote must be
+    // untouched) and hold the restart to its resourceVersion.
+    for (const [key, ack] of acks) {
+      if (!key.startsWith("pv-") || ack.deleted) continue;
+      const bound = await waitFor(`${key} to be Available`, async () => {
+        const res = await server.request("GET", ack.path);
+        return res.status === 200 && res.body.status?.phase === "Available" ? res.body : undefined;
+      }, 30_000);
+      expect(bound.spec, key).toEqual(ack.content);
+      ack.resourceVersion = bound.metadata.resourceVersion;
+    }
+
     // Sanity: the acknowledged state is what the running server serves.
     expect(await verify(server, acks)).toEqual([]);
     const maxAcked = [...acks.values()].filter((a) => !a.deleted).reduce((m, a) => (rv(a.resourceVersion) > m ? rv(a.resourceVersion) : m), 0n);
@@ -199,7 +212,9 @@ describe("durability across restarts", { timeout: 180_000 }, () => {
 
     expect(await verify(server, acks)).toEqual([]);
     const cms = await server.request("GET", CM);
-    expect(cms.body.items.length).toBe(150);
+    // ours, and the root CA ConfigMap the root-ca-cert-publisher puts in every namespace
+    expect(cms.body.items.length).toBe(151);
+    expect(cms.body.items.map((o: any) => o.metadata.name)).toContain("kube-root-ca.crt");
     const secrets = await server.request("GET", SECRETS);
     expect(secrets.body.items.length).toBe(50);
     const pvs = await server.request("GET", `${PV}?labelSelector=suite%3Ddurability`);
@@ -230,7 +245,8 @@ describe("durability across restarts", { timeout: 180_000 }, () => {
 
     // kubectl with the kubeconfig written at first start (its CA and token) still works.
     const r = await server.kubectl(["get", "configmaps", "-n", NS, "-o", "name"]);
-    expect(r.stdout.trim().split("\n").length).toBe(151);
+    // 150 of ours, after-restart, and kube-root-ca.crt
+    expect(r.stdout.trim().split("\n").length).toBe(152);
 
     // A graceful restart keeps everything too.
     server = await server.restart();

@@ -18,6 +18,8 @@ export interface KindCase {
   patchedValue: (obj: any) => unknown;
   /** Objects of this kind that controllers put in every namespace (as on a real cluster). */
   inEveryNamespace: string[];
+  /** Cluster-scoped objects of this kind that a fresh cluster already holds (none when absent). */
+  onFreshCluster?: string[];
 }
 
 export const KINDS: KindCase[] = [
@@ -110,6 +112,11 @@ export const KINDS: KindCase[] = [
     jsonPatch: { op: "replace", path: "/priority", value: 7 },
     patchedValue: (o) => o.priority,
     inEveryNamespace: [],
+    // The default SecurityContextConstraints set, created at the first start as on OpenShift.
+    onFreshCluster: [
+      "anyuid", "hostaccess", "hostmount-anyuid", "hostnetwork", "hostnetwork-v2",
+      "nonroot", "nonroot-v2", "privileged", "restricted", "restricted-v2",
+    ],
   },
 ];
 

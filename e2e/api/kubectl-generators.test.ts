@@ -6,11 +6,13 @@ import { createNamespaces, startServer, stopAll, type Server } from "./harness";
 let server: Server;
 beforeAll(async () => {
   server = await startServer();
-  await createNamespaces(server, "generators");
+  await createNamespaces(server, "generators", "generators-quota");
 }, 90_000);
 afterAll(async () => { await stopAll(); }, 60_000);
 
-const NS = ["-n", "generators"];
+// The quota gets a namespace of its own: its requests.cpu would make quota admission refuse the pod that
+// `kubectl run` sends without resources ("must specify requests.cpu"), as on a real cluster.
+const nsOf = (label: string) => ["-n", label === "quota" ? "generators-quota" : "generators"];
 
 describe("kubectl imperative commands", () => {
   test.each([
@@ -20,7 +22,8 @@ describe("kubectl imperative commands", () => {
     ["serviceaccount", ["create", "serviceaccount", "robot"], "serviceaccounts", "robot", (o: any) => expect(o.metadata.name).toBe("robot")],
     ["quota", ["create", "quota", "small", "--hard=pods=3,requests.cpu=1"], "resourcequotas", "small", (o: any) => expect(o.spec.hard).toEqual({ pods: "3", "requests.cpu": "1" })],
     ["run", ["run", "nginx", "--image=nginx:1.27", "--labels=app=nginx"], "pods", "nginx", (o: any) => expect(o.spec.containers[0].image).toBe("nginx:1.27")],
-  ])("kubectl %s creates the object", async (_label, args, plural, name, check) => {
+  ])("kubectl %s creates the object", async (label, args, plural, name, check) => {
+    const NS = nsOf(label);
     const created = await server.kubectl([...args, ...NS]);
     expect(created.code, created.stderr).toBe(0);
     const got = await server.kubectl(["get", plural, name, ...NS, "-o", "json"]);

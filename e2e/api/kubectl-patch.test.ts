@@ -265,7 +265,8 @@ describe("strategic merge patch on a pod", { timeout: 120_000 }, () => {
         containers: [{ name: "web", image: "nginx:1.27.2" }],
       },
     });
-    expect(after.spec.volumes.map((v: any) => v.name)).toEqual(["config", "cache"]);
+    // the third volume is the projected service account token the ServiceAccount admission adds at create
+    expect(after.spec.volumes.map((v: any) => v.name)).toEqual(["config", "cache", expect.stringMatching(/^kube-api-access-[a-z0-9]{5}$/)]);
     expect(after.spec.volumes[1]).toEqual({ name: "cache", emptyDir: {} });
     expect(images(after)).toEqual([["web", "nginx:1.27.2"], ["sidecar", "busybox:1.37"]]);
   });

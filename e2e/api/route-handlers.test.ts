@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { openWatch } from "./cluster";
+import { openWatch, sleep } from "./cluster";
 import { createNamespaces, REPO_ROOT, startServer, stopAll, type Server } from "./harness";
 
 let server: Server;
@@ -12,6 +12,13 @@ beforeAll(async () => {
   if (!existsSync(path.join(REPO_ROOT, ".next", "BUILD_ID"))) throw new Error("no production build: run `npx next build` first");
   server = await startServer({ env: { CLUSTER_CORE_CONSOLE: "on", API_VIA_NEXT: "1" } });
   await createNamespaces(server, "next");
+  // The root-ca-cert-publisher puts kube-root-ca.crt into every namespace, as in a real cluster: wait for it so
+  // the namespace's list below is deterministic.
+  const deadline = Date.now() + 30_000;
+  while ((await server.request("GET", "/api/v1/namespaces/next/configmaps/kube-root-ca.crt")).status !== 200) {
+    if (Date.now() > deadline) throw new Error("namespace next got no kube-root-ca.crt within 30 s");
+    await sleep(50);
+  }
 }, 120_000);
 afterAll(async () => { await stopAll(); }, 60_000);
 
@@ -25,7 +32,7 @@ describe("API through the Next.js route handlers", () => {
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ kind: "Status", reason: "NotFound", message: 'configmaps "nope" not found' });
     const list = await server.request("GET", "/api/v1/namespaces/next/configmaps");
-    expect((list.body as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name)).toEqual(["via-next"]);
+    expect((list.body as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name)).toEqual(["kube-root-ca.crt", "via-next"]);
     const watch = await openWatch(server, `/api/v1/namespaces/next/configmaps?watch=true&resourceVersion=${(list.body as { metadata: { resourceVersion: string } }).metadata.resourceVersion}`);
     const patched = await server.kubectl(["patch", "configmap", "via-next", "-n", "next", "-p", '{"data":{"c":"d"}}']);
     expect(patched.code, patched.stderr).toBe(0);

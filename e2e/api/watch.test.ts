@@ -16,11 +16,30 @@ beforeAll(async () => {
     startServer(),
     startServer({ env: { COMPACTION_WINDOW_SECONDS: "2" } }),
   ]);
+  const namespaces = ["w-forms", "w-forms-other", "w-initial", "w-initial-other", "w-from-n", "w-selectors", "w-watchlist", "w-timeout", "w-disconnect"];
   await Promise.all([
-    createNamespaces(server, "w-forms", "w-forms-other", "w-initial", "w-initial-other", "w-from-n", "w-selectors", "w-watchlist", "w-timeout", "w-disconnect"),
-    createNamespaces(shortWindow, "w-too-old"),
+    createNamespaces(server, ...namespaces).then(() => waitForRootCA(server, ...namespaces)),
+    createNamespaces(shortWindow, "w-too-old").then(() => waitForRootCA(shortWindow, "w-too-old")),
   ]);
 }, 90_000);
+
+const ROOT_CA = "kube-root-ca.crt";
+
+/**
+ * Waits until the root-ca-cert-publisher has put `kube-root-ca.crt` into each namespace (as it does in every
+ * namespace of a real cluster), so that write lands before any test takes a revision to watch from.
+ */
+async function waitForRootCA(s: Server, ...namespaces: string[]): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (const ns of namespaces) {
+    for (;;) {
+      const res = await s.request("GET", `/api/v1/namespaces/${ns}/configmaps/${ROOT_CA}`);
+      if (res.status === 200) break;
+      if (Date.now() > deadline) throw new Error(`namespace ${ns} got no ${ROOT_CA} within 30 s (last: ${res.status})`);
+      await sleep(50);
+    }
+  }
+}
 
 afterAll(async () => {
   await stopAll();
@@ -66,10 +85,57 @@ async function currentRev(s: Server): Promise<string> {
   return res.body.metadata.resourceVersion;
 }
 
-/** Delete and return the revision of the deletion (no other writer runs while a test of this file does). */
+/** Whether `path` (one object) exists at revision `r`, as an exact list at that revision answers. */
+async function existsAt(s: Server, path: string, r: bigint): Promise<boolean> {
+  const slash = path.lastIndexOf("/");
+  const selector = encodeURIComponent(`metadata.name=${path.slice(slash + 1)}`);
+  const res = await s.request("GET", `${path.slice(0, slash)}?fieldSelector=${selector}&resourceVersion=${r}&resourceVersionMatch=Exact`);
+  expect(res.status, res.text).toBe(200);
+  return res.body.items.length > 0;
+}
+
+/**
+ * Deletes `path`, waits until the object has left the store (a finalizer, such as the PersistentVolume's
+ * kubernetes.io/pv-protection, holds it until its controller lets go) and returns the DELETE answer and the
+ * revision at which the object disappeared. Controllers write beside the tests (lease renewals every 2 s,
+ * Events), so the revision after the delete is only an upper bound: exact lists pin the deletion down.
+ */
+async function deleteFully(s: Server, path: string): Promise<{ answer: any; goneAt: string }> {
+  const before = rv(await currentRev(s));
+  const answer = await remove(s, path);
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const res = await s.request("GET", path);
+    if (res.status === 404) break;
+    expect(res.status, res.text).toBe(200);
+    if (Date.now() > deadline) throw new Error(`${path} is still there 15 s after its DELETE: ${res.text.slice(0, 300)}`);
+    await sleep(50);
+  }
+  const after = rv(await currentRev(s));
+  for (let r = before + 1n; r < after; r++) {
+    if (!(await existsAt(s, path, r))) return { answer, goneAt: String(r) };
+  }
+  return { answer, goneAt: String(after) };
+}
+
+/** Delete and return the revision of the deletion. */
 async function deleteAt(s: Server, path: string): Promise<string> {
-  await remove(s, path);
-  return currentRev(s);
+  return (await deleteFully(s, path)).goneAt;
+}
+
+/**
+ * The PersistentVolume binder marks every new volume `status.phase: Available` (one write); waits for that
+ * write and returns the volume as it left it.
+ */
+async function availablePV(s: Server, name: string): Promise<any> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const res = await s.request("GET", `${PV}/${name}`);
+    expect(res.status, res.text).toBe(200);
+    if (res.body.status?.phase === "Available") return res.body;
+    if (Date.now() > deadline) throw new Error(`${name} is not Available 15 s after its creation: ${res.text.slice(0, 300)}`);
+    await sleep(50);
+  }
 }
 
 const key = (e: WatchEvent) =>
@@ -131,9 +197,13 @@ describe("request forms and wire format", { timeout: 60_000 }, () => {
       const b1 = await create(server, cmPath(ns), configMap("b"));
       const oa1 = await create(server, cmPath(other), configMap("a"));
       const p1 = await create(server, PV, persistentVolume("w-pv-1"));
+      const p1a = await availablePV(server, "w-pv-1");
       const p2 = await create(server, PV, persistentVolume("w-pv-2"));
+      const p2a = await availablePV(server, "w-pv-2");
       const bDel = await deleteAt(server, cmPath(ns, "b"));
-      const p2DelRev = await deleteAt(server, `${PV}/w-pv-2`);
+      // The pv-protection finalizer makes the delete two writes: deletionTimestamp set, then the object gone.
+      const { answer: p2Terminating, goneAt: p2DelRev } = await deleteFully(server, `${PV}/w-pv-2`);
+      expect(p2Terminating.metadata.deletionTimestamp, "a volume with the pv-protection finalizer is first marked for deletion").toBeTruthy();
       const oaDel = await deleteAt(server, cmPath(other, "a"));
       const p1m = await mergePatch(server, `${PV}/w-pv-1`, { metadata: { labels: { touched: "yes" } } });
       const a2 = await call(server, "PUT", cmPath(ns, "a"), { ...a1, data: { k: "v2" } });
@@ -145,8 +215,13 @@ describe("request forms and wire format", { timeout: 60_000 }, () => {
         ev("DELETED", `${ns}/b`, bDel), ev("DELETED", `${other}/a`, oaDel), ev("MODIFIED", `${ns}/a`, r(a2)),
       ];
       const nameEvents = [ev("ADDED", `${ns}/a`, r(a1)), ev("MODIFIED", `${ns}/a`, r(a2))];
-      const pvEvents = [ev("ADDED", "w-pv-1", r(p1)), ev("ADDED", "w-pv-2", r(p2)), ev("DELETED", "w-pv-2", p2DelRev), ev("MODIFIED", "w-pv-1", r(p1m))];
-      const pvNameEvents = [ev("ADDED", "w-pv-1", r(p1)), ev("MODIFIED", "w-pv-1", r(p1m))];
+      const pvEvents = [
+        ev("ADDED", "w-pv-1", r(p1)), ev("MODIFIED", "w-pv-1", r(p1a)),
+        ev("ADDED", "w-pv-2", r(p2)), ev("MODIFIED", "w-pv-2", r(p2a)),
+        ev("MODIFIED", "w-pv-2", r(p2Terminating)), ev("DELETED", "w-pv-2", p2DelRev),
+        ev("MODIFIED", "w-pv-1", r(p1m)),
+      ];
+      const pvNameEvents = [ev("ADDED", "w-pv-1", r(p1)), ev("MODIFIED", "w-pv-1", r(p1a)), ev("MODIFIED", "w-pv-1", r(p1m))];
       const expected: Record<string, [string[], string]> = {
         nsWatchParam: [nsEvents, r(a2)],
         nsWatchOne: [nsEvents, r(a2)],
@@ -191,7 +266,10 @@ describe("request forms and wire format", { timeout: 60_000 }, () => {
     const w = await openWatch(server, `${cmPath("w-forms")}?watch=&timeoutSeconds=1`);
     await w.ended;
     expectWireFormat(w);
-    expect(w.events.map((e) => e.type)).toEqual(["ADDED"]); // the current state: configmap a
+    // The current state: configmap a, and the namespace's kube-root-ca.crt the root-ca publisher put there.
+    const state = (listed.body.items as any[]).map((o) => `ADDED ${o.metadata.name}@${o.metadata.resourceVersion}`);
+    expect(state.map((e) => e.replace(/@.*$/, ""))).toEqual(["ADDED a", `ADDED ${ROOT_CA}`]);
+    expect(w.events.map((e) => `${e.type} ${e.object.metadata.name}@${e.object.metadata.resourceVersion}`).sort()).toEqual(state);
   });
 });
 
@@ -202,7 +280,9 @@ describe("resourceVersion semantics", { timeout: 60_000 }, () => {
     for (const n of ["x", "y", "z"]) created.push(await create(server, cmPath(ns), configMap(n)));
     const y2 = await mergePatch(server, cmPath(ns, "y"), { data: { k: "y2" } });
     await create(server, cmPath("w-initial-other"), configMap("x"));
+    const rootCA = await call(server, "GET", cmPath(ns, ROOT_CA));
     const state = [
+      ev("ADDED", `${ns}/${ROOT_CA}`, rootCA.metadata.resourceVersion),
       ev("ADDED", `${ns}/x`, created[0].metadata.resourceVersion),
       ev("ADDED", `${ns}/y`, y2.metadata.resourceVersion),
       ev("ADDED", `${ns}/z`, created[2].metadata.resourceVersion),
@@ -210,14 +290,14 @@ describe("resourceVersion semantics", { timeout: 60_000 }, () => {
     for (const q of ["", "?resourceVersion=", "?resourceVersion=0"]) {
       const w = await openWatch(server, `/api/v1/watch/namespaces/${ns}/configmaps${q}`);
       try {
-        await w.until((evs) => evs.length >= 3, 10_000, "the initial state");
-        expect(w.events.slice(0, 3).map(key).sort(), `initial events for "${q}"`).toEqual(state);
+        await w.until((evs) => evs.length >= state.length, 10_000, "the initial state");
+        expect(w.events.slice(0, state.length).map(key).sort(), `initial events for "${q}"`).toEqual(state);
         const x2 = await mergePatch(server, cmPath(ns, "x"), { data: { k: `x-${q}` } });
         const got = await settle(w, x2.metadata.resourceVersion);
-        expect(got.slice(3), `changes after the initial state for "${q}"`).toEqual([ev("MODIFIED", `${ns}/x`, x2.metadata.resourceVersion)]);
+        expect(got.slice(state.length), `changes after the initial state for "${q}"`).toEqual([ev("MODIFIED", `${ns}/x`, x2.metadata.resourceVersion)]);
         expect(w.events.some((e) => e.type === "BOOKMARK"), "no bookmark unless allowWatchBookmarks").toBe(false);
         expectWireFormat(w);
-        state[0] = ev("ADDED", `${ns}/x`, x2.metadata.resourceVersion);
+        state[1] = ev("ADDED", `${ns}/x`, x2.metadata.resourceVersion);
       } finally {
         w.close();
       }
@@ -367,6 +447,7 @@ describe("sendInitialEvents, bookmarks and termination", { timeout: 60_000 }, ()
     const ns = "w-watchlist";
     const objs = [];
     for (const n of ["p", "q"]) objs.push(await create(server, cmPath(ns), configMap(n)));
+    const rootCA = await call(server, "GET", cmPath(ns, ROOT_CA));
     const current = await currentRev(server);
     for (const rvParam of ["", "&resourceVersion=0", `&resourceVersion=${objs[1].metadata.resourceVersion}`]) {
       const w = await openWatch(
@@ -375,9 +456,11 @@ describe("sendInitialEvents, bookmarks and termination", { timeout: 60_000 }, ()
       );
       try {
         await w.until((evs) => evs.some((e) => e.type === "BOOKMARK"), 10_000, "the initial-events-end bookmark");
-        const initial = w.events.slice(0, 2);
-        expect(initial.map(key).sort(), rvParam).toEqual(objs.map((o) => ev("ADDED", `${ns}/${o.metadata.name}`, o.metadata.resourceVersion)));
-        const bookmark = w.events[2];
+        // The namespace's whole state: the test's objects and the root-ca publisher's kube-root-ca.crt.
+        const state = [rootCA, ...objs];
+        const initial = w.events.slice(0, state.length);
+        expect(initial.map(key).sort(), rvParam).toEqual(state.map((o) => ev("ADDED", `${ns}/${o.metadata.name}`, o.metadata.resourceVersion)));
+        const bookmark = w.events[state.length];
         expect(bookmark.type, describeEvents(w.events)).toBe("BOOKMARK");
         expect(bookmark.object.kind).toBe("ConfigMap");
         expect(bookmark.object.apiVersion).toBe("v1");
@@ -386,7 +469,7 @@ describe("sendInitialEvents, bookmarks and termination", { timeout: 60_000 }, ()
         expect(bookmark.object.metadata.name).toBeUndefined();
         const p2 = await mergePatch(server, cmPath(ns, "p"), { data: { k: `p${rvParam.length}` } });
         const got = await settle(w, p2.metadata.resourceVersion, 50);
-        expect(got.slice(3)).toEqual([ev("MODIFIED", `${ns}/p`, p2.metadata.resourceVersion)]);
+        expect(got.slice(state.length + 1)).toEqual([ev("MODIFIED", `${ns}/p`, p2.metadata.resourceVersion)]);
         objs[0] = p2;
         expectWireFormat(w);
       } finally {
@@ -401,6 +484,7 @@ describe("sendInitialEvents, bookmarks and termination", { timeout: 60_000 }, ()
   });
 
   test("timeoutSeconds=1 ends the stream cleanly, without an ERROR event", async () => {
+    const rootCA = await call(server, "GET", cmPath("w-timeout", ROOT_CA));
     const t0 = Date.now();
     const w = await openWatch(server, `${cmPath("w-timeout")}?watch=true&timeoutSeconds=1`);
     const res = await Promise.race([w.ended, sleep(10_000).then(() => undefined)]);
@@ -408,7 +492,8 @@ describe("sendInitialEvents, bookmarks and termination", { timeout: 60_000 }, ()
     expect(res, "the stream ends").toEqual({ clean: true });
     expect(elapsed).toBeGreaterThanOrEqual(900);
     expect(elapsed).toBeLessThan(5_000);
-    expect(w.events).toEqual([]);
+    // Only the synthetic ADDED of the namespace's current state (kube-root-ca.crt alone), then the clean end.
+    expect(w.events.map(key)).toEqual([ev("ADDED", `w-timeout/${ROOT_CA}`, rootCA.metadata.resourceVersion)]);
     expectWireFormat(w);
   });
 
