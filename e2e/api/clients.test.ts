@@ -8,7 +8,7 @@ import path from "node:path";
 import { CoreV1Api, KubeConfig, ListWatch, Watch, makeInformer, type V1ConfigMap } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { sleep } from "./cluster";
-import { createNamespaces, startServer, stopAll, type Server } from "./harness";
+import { createNamespaces, ROOT_CA, rootCA, startServer, stopAll, type Server } from "./harness";
 import { KINDS, loadFixture } from "./kinds";
 
 let server: Server;
@@ -19,22 +19,6 @@ beforeAll(async () => {
   server = await startServer();
   await createNamespaces(server, "clients-kubectl", "clients-kubectl-grace", "clients-informer", "clients-informer-rewatch", "clients-informer-restart");
 }, 90_000);
-
-const ROOT_CA = "kube-root-ca.crt";
-
-/**
- * The root-ca-cert-publisher puts `kube-root-ca.crt` into every namespace, as in a real cluster; an informer's
- * initial list holds it. Waits for it and returns it, so a test knows the namespace's state before listing.
- */
-async function rootCA(ns: string): Promise<any> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const res = await server.request("GET", `/api/v1/namespaces/${ns}/configmaps/${ROOT_CA}`);
-    if (res.status === 200) return res.body;
-    if (Date.now() > deadline) throw new Error(`namespace ${ns} got no ${ROOT_CA} within 30 s (last: ${res.status})`);
-    await sleep(50);
-  }
-}
 
 afterAll(async () => {
   for (const c of children) c.kill("SIGKILL");
@@ -196,7 +180,7 @@ describe("@kubernetes/client-node informer", { timeout: 90_000 }, () => {
   test("makeInformer sees add, update and delete made by another client", async () => {
     const ns = "clients-informer";
     const cmPath = `/api/v1/namespaces/${ns}/configmaps`;
-    const ca = await rootCA(ns);
+    const ca = await rootCA(server, ns);
     await server.request("POST", cmPath, { body: { metadata: { name: "pre-existing" }, data: { v: "0" } } });
     const { kc, api } = clientFor(server);
     const informer = makeInformer<V1ConfigMap>(kc, cmPath, () => api.listNamespacedConfigMap({ namespace: ns }));
@@ -230,7 +214,7 @@ describe("@kubernetes/client-node informer", { timeout: 90_000 }, () => {
   test("an informer whose watches the server ends (timeoutSeconds=1) re-watches and misses nothing", async () => {
     const ns = "clients-informer-rewatch";
     const cmPath = `/api/v1/namespaces/${ns}/configmaps`;
-    const ca = await rootCA(ns);
+    const ca = await rootCA(server, ns);
     const { kc, api } = clientFor(server);
     const watch = new ShortWatch(kc, 1);
     let lists = 0;

@@ -419,6 +419,20 @@ export async function createNamespaces(server: Server, ...names: string[]): Prom
       await new Promise((r) => setTimeout(r, 50));
     }
   }
+  // The root-ca-cert-publisher's ConfigMap comes last: once it is there, the namespace is as a new namespace
+  // of a real cluster is, and later writes in it are the test's own.
+  for (const name of names) await rootCA(server, name);
+}
+
+/** The ConfigMap the root-ca-cert-publisher puts into every namespace, as kube's does. */
+export const ROOT_CA = "kube-root-ca.crt";
+
+/** Waits for a namespace's `kube-root-ca.crt` and returns it. */
+export function rootCA(server: Server, ns: string): Promise<any> {
+  return waitFor(`${ROOT_CA} in namespace ${ns}`, async () => {
+    const res = await server.request("GET", `/api/v1/namespaces/${ns}/configmaps/${ROOT_CA}`);
+    return res.status === 200 ? res.body : undefined;
+  }, 30_000);
 }
 
 // ---------- assertion helpers shared by the test files ----------

@@ -4,7 +4,7 @@
 // resourceVersionMatch=Exact at old revisions, and resourceVersion=0 ignoring limit.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openWatch, sleep, type WatchStream } from "./cluster";
-import { createNamespaces, startServer, stopAll, type Server } from "./harness";
+import { createNamespaces, ROOT_CA, rootCA, startServer, stopAll, type Server } from "./harness";
 import { expectStatus } from "./kinds";
 
 const NS = "paging";
@@ -34,30 +34,14 @@ async function inParallel<T>(items: T[], concurrency: number, fn: (item: T) => P
 beforeAll(async () => {
   [server, shortWindow] = await Promise.all([startServer(), startServer({ env: { COMPACTION_WINDOW_SECONDS: "2" } })]);
   await Promise.all([
-    createNamespaces(server, NS, "paging-exact").then(() => rootCA(server, "paging-exact")),
-    createNamespaces(shortWindow, "paging-expire").then(() => rootCA(shortWindow, "paging-expire")),
+    createNamespaces(server, NS, "paging-exact"),
+    createNamespaces(shortWindow, "paging-expire"),
   ]);
   await inParallel(Array.from({ length: TOTAL }, (_, i) => i), 16, async (i) => {
     const res = await server.request("POST", CM, { body: configMap(nameOf(i), { half: i % 2 === 0 ? "even" : "odd" }) });
     if (res.status !== 201) throw new Error(`seeding ${nameOf(i)}: ${res.status} ${res.text}`);
   });
 }, 180_000);
-
-const ROOT_CA = "kube-root-ca.crt";
-
-/**
- * The root-ca-cert-publisher puts `kube-root-ca.crt` into every namespace, as in a real cluster; it is part of
- * what a list of the namespace shows. Waits for it and returns it.
- */
-async function rootCA(s: Server, ns: string): Promise<any> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const res = await s.request("GET", `/api/v1/namespaces/${ns}/configmaps/${ROOT_CA}`);
-    if (res.status === 200) return res.body;
-    if (Date.now() > deadline) throw new Error(`namespace ${ns} got no ${ROOT_CA} within 30 s (last: ${res.status})`);
-    await sleep(50);
-  }
-}
 
 afterAll(async () => {
   await stopAll();

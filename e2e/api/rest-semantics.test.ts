@@ -8,6 +8,9 @@ import { ALL_VERBS, KINDS, expectStatus, loadFixture } from "./kinds";
 const NS = "e2e-rest";
 const CM = `/api/v1/namespaces/${NS}/configmaps`;
 const GENERATED_SUFFIX = /^[bcdfghjklmnpqrstvwxz2456789]{5}$/;
+// The root-ca-cert-publisher puts this ConfigMap, with no labels, in every namespace, as on a real cluster;
+// so it is in every unfiltered list and answers every selector an unlabelled object matches.
+const ROOT_CA = "kube-root-ca.crt";
 
 let server: Server;
 
@@ -297,7 +300,7 @@ describe("lists and selectors", { timeout: 60_000 }, () => {
     expect(res.body.kind).toBe("ConfigMapList");
     expect(res.body.apiVersion).toBe("v1");
     expect(res.body.metadata.resourceVersion).toMatch(/^\d+$/);
-    expect(names(res)).toEqual(["a", "b", "c", "d", "e"]);
+    expect(names(res)).toEqual(["a", "b", "c", "d", "e", ROOT_CA]);
     for (const item of res.body.items) {
       expect(rv(res.body.metadata.resourceVersion)).toBeGreaterThanOrEqual(rv(item.metadata.resourceVersion));
     }
@@ -309,15 +312,15 @@ describe("lists and selectors", { timeout: 60_000 }, () => {
   test("label selector operators =, ==, !=, in, notin, exists, !exists and AND", async () => {
     expect(await select("app=web")).toEqual(["a", "b"]);
     expect(await select("app==web")).toEqual(["a", "b"]);
-    expect(await select("app!=web")).toEqual(["c", "d", "e"]);
+    expect(await select("app!=web")).toEqual(["c", "d", "e", ROOT_CA]);
     expect(await select("tier in (frontend,backend)")).toEqual(["a", "b", "c"]);
-    expect(await select("tier notin (frontend)")).toEqual(["b", "c", "d", "e"]);
+    expect(await select("tier notin (frontend)")).toEqual(["b", "c", "d", "e", ROOT_CA]);
     expect(await select("tier")).toEqual(["a", "b", "c"]);
-    expect(await select("!tier")).toEqual(["d", "e"]);
+    expect(await select("!tier")).toEqual(["d", "e", ROOT_CA]);
     expect(await select("app=web,tier=backend")).toEqual(["b"]);
     expect(await select(" env in ( prod , staging ) , app = web ")).toEqual(["a", "b"]);
     expect(await select("app=nothing")).toEqual([]);
-    expect(await select("")).toEqual(["a", "b", "c", "d", "e"]);
+    expect(await select("")).toEqual(["a", "b", "c", "d", "e", ROOT_CA]);
   });
 
   test("a malformed label selector is 400 BadRequest", async () => {
@@ -329,10 +332,10 @@ describe("lists and selectors", { timeout: 60_000 }, () => {
 
   test("field selectors on metadata.name and metadata.namespace, and 400 for unsupported fields", async () => {
     expect(names(await server.request("GET", `${SEL}?fieldSelector=metadata.name%3Dc`))).toEqual(["c"]);
-    expect(names(await server.request("GET", `${SEL}?fieldSelector=metadata.name!%3Dc`))).toEqual(["a", "b", "d", "e"]);
+    expect(names(await server.request("GET", `${SEL}?fieldSelector=metadata.name!%3Dc`))).toEqual(["a", "b", "d", "e", ROOT_CA]);
     expect(names(await server.request("GET", `${SEL}?fieldSelector=metadata.name%3Dc&labelSelector=app%3Dweb`))).toEqual([]);
     const across = await server.request("GET", `/api/v1/configmaps?fieldSelector=metadata.namespace%3D${SEL_NS}`);
-    expect(names(across)).toEqual(["a", "b", "c", "d", "e"]);
+    expect(names(across)).toEqual(["a", "b", "c", "d", "e", ROOT_CA]);
     expect(across.body.items.every((i: any) => i.metadata.namespace === SEL_NS)).toBe(true);
 
     const bad = await server.request("GET", `${SEL}?fieldSelector=data.foo%3Dbar`);
@@ -522,7 +525,7 @@ describe("delete", { timeout: 60_000 }, () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body.kind).toBe("ConfigMapList");
     expect(names(res)).toEqual(["one-a", "one-b"]);
-    expect(names(await server.request("GET", DC))).toEqual(["two-a", "two-b"]);
+    expect(names(await server.request("GET", DC))).toEqual([ROOT_CA, "two-a", "two-b"]);
   });
 
   test("a pod without spec.nodeName is deleted at once and the delete answers the pod", async () => {

@@ -4,21 +4,15 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { openWatch, sleep } from "./cluster";
+import { openWatch } from "./cluster";
 import { createNamespaces, REPO_ROOT, startServer, stopAll, type Server } from "./harness";
 
 let server: Server;
 beforeAll(async () => {
   if (!existsSync(path.join(REPO_ROOT, ".next", "BUILD_ID"))) throw new Error("no production build: run `npx next build` first");
   server = await startServer({ env: { CLUSTER_CORE_CONSOLE: "on", API_VIA_NEXT: "1" } });
+  // Returns once the namespace holds its root CA ConfigMap, so the namespace's list below is deterministic.
   await createNamespaces(server, "next");
-  // The root-ca-cert-publisher puts kube-root-ca.crt into every namespace, as in a real cluster: wait for it so
-  // the namespace's list below is deterministic.
-  const deadline = Date.now() + 30_000;
-  while ((await server.request("GET", "/api/v1/namespaces/next/configmaps/kube-root-ca.crt")).status !== 200) {
-    if (Date.now() > deadline) throw new Error("namespace next got no kube-root-ca.crt within 30 s");
-    await sleep(50);
-  }
 }, 120_000);
 afterAll(async () => { await stopAll(); }, 60_000);
 

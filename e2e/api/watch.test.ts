@@ -5,7 +5,7 @@
 // 2-second compaction window for the "too old" case.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openWatch, describe as describeEvents, sleep, type WatchEvent, type WatchStream } from "./cluster";
-import { createNamespaces, rv, startServer, stopAll, type Server } from "./harness";
+import { createNamespaces, ROOT_CA, rv, startServer, stopAll, type Server } from "./harness";
 import { expectStatus } from "./kinds";
 
 let server: Server;
@@ -18,28 +18,10 @@ beforeAll(async () => {
   ]);
   const namespaces = ["w-forms", "w-forms-other", "w-initial", "w-initial-other", "w-from-n", "w-selectors", "w-watchlist", "w-timeout", "w-disconnect"];
   await Promise.all([
-    createNamespaces(server, ...namespaces).then(() => waitForRootCA(server, ...namespaces)),
-    createNamespaces(shortWindow, "w-too-old").then(() => waitForRootCA(shortWindow, "w-too-old")),
+    createNamespaces(server, ...namespaces),
+    createNamespaces(shortWindow, "w-too-old"),
   ]);
 }, 90_000);
-
-const ROOT_CA = "kube-root-ca.crt";
-
-/**
- * Waits until the root-ca-cert-publisher has put `kube-root-ca.crt` into each namespace (as it does in every
- * namespace of a real cluster), so that write lands before any test takes a revision to watch from.
- */
-async function waitForRootCA(s: Server, ...namespaces: string[]): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (const ns of namespaces) {
-    for (;;) {
-      const res = await s.request("GET", `/api/v1/namespaces/${ns}/configmaps/${ROOT_CA}`);
-      if (res.status === 200) break;
-      if (Date.now() > deadline) throw new Error(`namespace ${ns} got no ${ROOT_CA} within 30 s (last: ${res.status})`);
-      await sleep(50);
-    }
-  }
-}
 
 afterAll(async () => {
   await stopAll();
