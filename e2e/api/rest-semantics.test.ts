@@ -2,15 +2,14 @@
 // delete semantics, the PVC status subresource, discovery and health. One server for the whole file.
 import YAML from "yaml";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createNamespaces, rv, startServer, stopAll, type ApiResponse, type Server } from "./harness";
+import { createNamespaces, ROOT_CA, rv, startServer, stopAll, type ApiResponse, type Server } from "./harness";
 import { ALL_VERBS, KINDS, expectStatus, loadFixture } from "./kinds";
 
 const NS = "e2e-rest";
 const CM = `/api/v1/namespaces/${NS}/configmaps`;
 const GENERATED_SUFFIX = /^[bcdfghjklmnpqrstvwxz2456789]{5}$/;
-// The root-ca-cert-publisher puts this ConfigMap, with no labels, in every namespace, as on a real cluster;
-// so it is in every unfiltered list and answers every selector an unlabelled object matches.
-const ROOT_CA = "kube-root-ca.crt";
+// ROOT_CA: the root-ca-cert-publisher puts this ConfigMap, with no labels, in every namespace, as on a real
+// cluster; so it is in every unfiltered list and answers every selector an unlabelled object matches.
 
 let server: Server;
 

@@ -6,18 +6,30 @@ import { handleApi, statusResponse, type ApiRequest, type ApiResponse, type ApiR
 /** A watcher whose unsent bytes exceed this is closed; its client re-watches from its last revision. */
 export const MAX_WATCH_BACKLOG_BYTES = 8 * 1024 * 1024;
 
+/**
+ * A body over the limit is still read (and dropped) up to this many bytes before the 413 goes out: a client
+ * that is still writing would otherwise see its connection closed (EPIPE) and never read the answer.
+ */
+const MAX_DRAINED_BYTES = 32 * 1024 * 1024;
+
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > limit) return Promise.reject(errors.tooLarge(limit));
+  if (declared > MAX_DRAINED_BYTES) return Promise.reject(errors.tooLarge(limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let tooLarge = declared > limit;
     req.on("data", (c: Buffer) => {
       size += c.length;
-      if (size > limit) { req.removeAllListeners("data"); req.resume(); reject(errors.tooLarge(limit)); return; }
+      if (size > limit) tooLarge = true;
+      if (tooLarge) {
+        chunks.length = 0; // nothing of an oversized body is kept
+        if (size > MAX_DRAINED_BYTES) { req.removeAllListeners("data"); req.resume(); reject(errors.tooLarge(limit)); }
+        return;
+      }
       chunks.push(c);
     });
-    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("end", () => (tooLarge ? reject(errors.tooLarge(limit)) : resolve(Buffer.concat(chunks))));
     req.on("error", reject);
   });
 }
