@@ -322,6 +322,13 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
     },
     status: { allowed: false, denied: true, reason: "no rule", evaluationError: "partial" },
   },
+  Lease: {
+    kind: "Lease", apiVersion: "coordination.k8s.io/v1", metadata: meta("cluster-core-controllers", "kube-system"),
+    spec: {
+      holderIdentity: "host-a_0b6c", leaseDurationSeconds: 15, acquireTime: "2026-11-24T03:00:00.123456Z",
+      renewTime: "2026-11-24T03:05:02.000001Z", leaseTransitions: 2,
+    },
+  },
   LocalSubjectAccessReview: {
     kind: "LocalSubjectAccessReview", apiVersion: "authorization.k8s.io/v1", metadata: { namespace: "team-a", creationTimestamp: null },
     spec: { nonResourceAttributes: { path: "/healthz" }, user: "bob" },
@@ -341,7 +348,7 @@ describe("every kind round-trips Go-canonical JSON", () => {
     const fromFixtures = fs.readdirSync(FIXTURES).filter((f) => f.endsWith(".pb")).map((f) => decodeProtobufBody(fixture(f)).kind);
     const covered = new Set([...Object.values(SAMPLES).map((s) => s.kind as string), ...fromFixtures]);
     expect([...covered].sort()).toStrictEqual([...PROTOBUF_KINDS].sort());
-    expect(PROTOBUF_KINDS).toHaveLength(25);
+    expect(PROTOBUF_KINDS).toHaveLength(26);
   });
 });
 

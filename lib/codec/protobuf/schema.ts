@@ -558,6 +558,15 @@ export const AUTHORIZATION_MESSAGES: MessageTable = {
   ],
 };
 
+/** k8s.io/api/coordination/v1 (client-go's leader election writes Leases as protobuf). */
+export const COORDINATION_MESSAGES: MessageTable = {
+  Lease: ["1 metadata ObjectMeta", "2 spec LeaseSpec"],
+  LeaseSpec: [
+    "1 holderIdentity *string", "2 leaseDurationSeconds *int32", "3 acquireTime *MicroTime", "4 renewTime *MicroTime",
+    "5 leaseTransitions *int32", "6 strategy *string", "7 preferredHolder *string",
+  ],
+};
+
 const RBAC = "rbac.authorization.k8s.io/v1";
 const AUTHENTICATION = "authentication.k8s.io/v1";
 const AUTHORIZATION = "authorization.k8s.io/v1";
@@ -588,6 +597,7 @@ export const KINDS: Record<string, { message: string; apiVersions: readonly stri
   SelfSubjectAccessReview: { message: "SelfSubjectAccessReview", apiVersions: [AUTHORIZATION] },
   LocalSubjectAccessReview: { message: "LocalSubjectAccessReview", apiVersions: [AUTHORIZATION] },
   SelfSubjectRulesReview: { message: "SelfSubjectRulesReview", apiVersions: [AUTHORIZATION] },
+  Lease: { message: "Lease", apiVersions: ["coordination.k8s.io/v1"] },
   // meta/v1 registers DeleteOptions into every group version.
   DeleteOptions: { message: "DeleteOptions", apiVersions: ["*"] },
 };
@@ -662,4 +672,5 @@ function compile(...tables: MessageTable[]): ReadonlyMap<string, MessageDecl> {
 
 export const MESSAGES: ReadonlyMap<string, MessageDecl> = compile(
   CORE_MESSAGES, SECURITY_MESSAGES, RBAC_MESSAGES, AUTHENTICATION_MESSAGES, AUTHORIZATION_MESSAGES,
+  COORDINATION_MESSAGES,
 );
