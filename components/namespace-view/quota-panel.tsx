@@ -1,6 +1,7 @@
 "use client";
 // What limits a namespace, live: every ResourceQuota with its used/hard bars, and every LimitRange's
 // min/max/defaults. Fed by the namespace view's own live lists, so it costs no extra watch.
+import type { ReactNode } from "react";
 import type { ResourceListResult } from "@/lib/client/use-resource-list";
 import type { KubeObject } from "@/lib/kinds";
 import { ObjectLink } from "../kinds/field-list";
@@ -24,37 +25,47 @@ export function QuotaPanel({ quotas, limitRanges }: { quotas: ResourceListResult
     <section aria-label="Quotas and limits" className="mb-6" data-testid="quota-panel">
       <h2 className="mb-2 text-sm font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">Quotas and limits</h2>
       <div className="grid gap-4 lg:grid-cols-2">
-        <div>
-          <h3 className="mb-1 text-sm font-semibold">Resource quotas</h3>
-          <ListNote list={quotas} what="resource quotas" />
-          {quotas?.data && quotaItems.length === 0 && <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="no-quotas">No ResourceQuota: nothing caps what this namespace may use.</p>}
-          <ul className="space-y-3">
-            {quotaItems.map((q) => (
-              <li key={q.metadata.name} className="rounded-md border border-slate-200 px-3 py-2 dark:border-slate-800" data-testid="namespace-quota" data-name={q.metadata.name}>
-                <p className="mb-1 text-sm font-medium">
-                  <ObjectLink kind="ResourceQuota" namespace={q.metadata.namespace} name={q.metadata.name ?? ""} />
-                </p>
-                <QuotaBars quota={q} />
-              </li>
-            ))}
-          </ul>
-        </div>
-        <div>
-          <h3 className="mb-1 text-sm font-semibold">Limit ranges</h3>
-          <ListNote list={limitRanges} what="limit ranges" />
-          {limitRanges?.data && limitItems.length === 0 && <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="no-limit-ranges">No LimitRange: containers get no default requests or limits.</p>}
-          <ul className="space-y-3">
-            {limitItems.map((lr) => (
-              <li key={lr.metadata.name} className="rounded-md border border-slate-200 px-3 py-2 dark:border-slate-800" data-testid="namespace-limit-range" data-name={lr.metadata.name}>
-                <p className="mb-1 text-sm font-medium">
-                  <ObjectLink kind="LimitRange" namespace={lr.metadata.namespace} name={lr.metadata.name ?? ""} />
-                </p>
-                <LimitRangeTable limitRange={lr} />
-              </li>
-            ))}
-          </ul>
-        </div>
+        <PolicyColumn
+          title="Resource quotas" what="resource quotas" list={quotas} items={quotaItems} kind="ResourceQuota" testId="namespace-quota"
+          empty={<p className="text-sm text-slate-600 dark:text-slate-400" data-testid="no-quotas">No ResourceQuota: nothing caps what this namespace may use.</p>}
+          render={(q) => <QuotaBars quota={q} />}
+        />
+        <PolicyColumn
+          title="Limit ranges" what="limit ranges" list={limitRanges} items={limitItems} kind="LimitRange" testId="namespace-limit-range"
+          empty={<p className="text-sm text-slate-600 dark:text-slate-400" data-testid="no-limit-ranges">No LimitRange: containers get no default requests or limits.</p>}
+          render={(lr) => <LimitRangeTable limitRange={lr} />}
+        />
       </div>
     </section>
+  );
+}
+
+/** One kind of namespace policy: each object linked, with its own summary below the link. */
+function PolicyColumn({ title, what, list, items, kind, testId, empty, render }: {
+  title: string;
+  what: string;
+  list: ResourceListResult | undefined;
+  items: KubeObject[];
+  kind: string;
+  testId: string;
+  empty: ReactNode;
+  render: (obj: KubeObject) => ReactNode;
+}) {
+  return (
+    <div>
+      <h3 className="mb-1 text-sm font-semibold">{title}</h3>
+      <ListNote list={list} what={what} />
+      {list?.data && items.length === 0 && empty}
+      <ul className="space-y-3">
+        {items.map((o) => (
+          <li key={o.metadata.name} className="rounded-md border border-slate-200 px-3 py-2 dark:border-slate-800" data-testid={testId} data-name={o.metadata.name}>
+            <p className="mb-1 text-sm font-medium">
+              <ObjectLink kind={kind} namespace={o.metadata.namespace} name={o.metadata.name ?? ""} />
+            </p>
+            {render(o)}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

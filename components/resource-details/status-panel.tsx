@@ -1,6 +1,7 @@
 // Status as the server reports it: conditions as a table when present, the rest as YAML.
 import { toYaml } from "@/lib/client/yaml-text";
 import { Section } from "./section";
+import { DetailTable } from "../ui/detail-table";
 
 interface Condition {
   type?: string;
@@ -16,16 +17,7 @@ export function StatusPanel({ status }: { status: unknown }) {
   return (
     <Section title="Status" testId="status">
       {Array.isArray(conditions) && conditions.length > 0 && (
-        <table className="mb-3 w-full text-left text-sm">
-          <caption className="sr-only">Conditions</caption>
-          <thead className="text-xs uppercase text-slate-600 dark:text-slate-400">
-            <tr>
-              <th scope="col" className="py-1 pr-3">Condition</th>
-              <th scope="col" className="py-1 pr-3">Status</th>
-              <th scope="col" className="py-1 pr-3">Reason</th>
-              <th scope="col" className="py-1">Message</th>
-            </tr>
-          </thead>
+        <DetailTable caption="Conditions" columns={["Condition", "Status", "Reason", "Message"]} className="mb-3">
           <tbody>
             {conditions.map((c, i) => (
               <tr key={`${c.type}-${i}`} className="border-t border-slate-100 dark:border-slate-800">
@@ -36,7 +28,7 @@ export function StatusPanel({ status }: { status: unknown }) {
               </tr>
             ))}
           </tbody>
-        </table>
+        </DetailTable>
       )}
       {Object.keys(rest).length > 0 && <pre className="overflow-x-auto rounded-md bg-slate-50 p-3 font-mono text-xs dark:bg-slate-900">{toYaml(rest)}</pre>}
     </Section>

@@ -1,25 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { AdmissionChain } from "../admission/admission-chain";
-import { StorageObjectInUseProtection } from "../admission/storage-object-in-use-protection";
 import { persistentVolume as volumeKind } from "../kinds/persistent-volume";
-import { Informer } from "./informer";
 import { PvProtectionController } from "./pv-protection";
-import { cached, del, eventually, objectOf, openCluster, write, type TestCluster } from "./test-cluster";
+import { cached, del, eventually, objectOf, clusterWith, closeAll, write, type TestCluster } from "./test-cluster";
 
-let open: { c: TestCluster; stop: () => void }[] = [];
-afterEach(async () => {
-  for (const o of open) { o.stop(); await o.c.close(); }
-  open = [];
-});
+afterEach(closeAll);
 
 /** Only the protection controller runs: the test plays the binder by writing the phase. */
 async function cluster(opts: { admission?: boolean } = {}): Promise<TestCluster> {
-  const c = await openCluster(undefined, { controllers: false });
-  if (opts.admission !== false) c.registry.admission = new AdmissionChain([...c.registry.admission.plugins, new StorageObjectInUseProtection()]);
-  const informer = new Informer(c.store.cache);
-  const controller = new PvProtectionController({ registry: c.registry, informer });
-  informer.start();
-  open.push({ c, stop: () => { informer.stop(); controller.stop(); } });
+  const c = await clusterWith((c, informer) => new PvProtectionController({ registry: c.registry, informer }), opts);
   return c;
 }
 

@@ -1,25 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { AdmissionChain } from "../admission/admission-chain";
-import { StorageObjectInUseProtection } from "../admission/storage-object-in-use-protection";
 import { persistentVolumeClaim as claimKind } from "../kinds/persistent-volume-claim";
 import { pod as podKind } from "../kinds/pod";
-import { Informer } from "./informer";
 import { PvcProtectionController } from "./pvc-protection";
-import { cached, createNamespace, del, eventually, openCluster, write, type TestCluster } from "./test-cluster";
+import { cached, createNamespace, del, eventually, clusterWith, closeAll, write, type TestCluster } from "./test-cluster";
 
-let open: { c: TestCluster; stop: () => void }[] = [];
-afterEach(async () => {
-  for (const o of open) { o.stop(); await o.c.close(); }
-  open = [];
-});
+afterEach(closeAll);
 
 async function cluster(opts: { admission?: boolean } = {}): Promise<TestCluster> {
-  const c = await openCluster(undefined, { controllers: false });
-  if (opts.admission !== false) c.registry.admission = new AdmissionChain([...c.registry.admission.plugins, new StorageObjectInUseProtection()]);
-  const informer = new Informer(c.store.cache);
-  const controller = new PvcProtectionController({ registry: c.registry, informer });
-  informer.start();
-  open.push({ c, stop: () => { informer.stop(); controller.stop(); } });
+  const c = await clusterWith((c, informer) => new PvcProtectionController({ registry: c.registry, informer }), opts);
   await createNamespace(c, "shop");
   return c;
 }

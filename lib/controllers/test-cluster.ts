@@ -5,12 +5,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { AdmissionChain } from "../admission/admission-chain";
 import { NamespaceLifecycle } from "../admission/namespace-lifecycle";
+import { StorageObjectInUseProtection } from "../admission/storage-object-in-use-protection";
 import { kinds } from "../kinds";
 import { namespace as namespaceKind } from "../kinds/namespace";
 import type { KubeObject } from "../kinds/types";
 import { Registry, type Answer } from "../registry/registry";
 import { openStore, type LogEvent, type Store } from "../storage";
 import { startControllers } from "./index";
+import { Informer } from "./informer";
 
 export const write = { dryRun: false, fieldValidation: "Warn" as const };
 export const del = { dryRun: false };
@@ -62,4 +64,27 @@ export const cached = (c: TestCluster, resource: string, namespace: string, name
 
 export async function createNamespace(c: TestCluster, name: string): Promise<KubeObject> {
   return objectOf(await c.registry.create(namespaceKind, undefined, { metadata: { name } }, write));
+}
+
+const running: { c: TestCluster; stop: () => void }[] = [];
+
+/**
+ * A cluster running one controller alone (no others), with StorageObjectInUseProtection admission unless
+ * `admission: false`; `closeAll()` in afterEach stops and closes every one opened.
+ */
+export async function clusterWith(
+  make: (c: TestCluster, informer: Informer) => { stop(): void },
+  opts: { admission?: boolean } = {},
+): Promise<TestCluster> {
+  const c = await openCluster(undefined, { controllers: false });
+  if (opts.admission !== false) c.registry.admission = new AdmissionChain([...c.registry.admission.plugins, new StorageObjectInUseProtection()]);
+  const informer = new Informer(c.store.cache);
+  const controller = make(c, informer);
+  informer.start();
+  running.push({ c, stop: () => { informer.stop(); controller.stop(); } });
+  return c;
+}
+
+export async function closeAll(): Promise<void> {
+  for (const o of running.splice(0)) { o.stop(); await o.c.close(); }
 }

@@ -1,27 +1,18 @@
 import { defineKind } from "./define-kind";
 import { bindingColumns, type RoleBinding } from "./role-binding";
 import { clusterRoleBindingSchema } from "./schema/cluster-role-binding";
-import { defaultBinding, RBAC_GROUP, validateBinding, validateRoleRefUnchanged } from "./shared/rbac";
+import { defaultBinding, RBAC_GROUP, RBAC_STORAGE, validateBinding, validateRoleRefUnchanged } from "./shared/rbac";
 
 /** Same fields as a RoleBinding; only a ClusterRole may be referenced and service accounts must name their namespace. */
 export type ClusterRoleBinding = RoleBinding;
 
 export const clusterRoleBinding = defineKind<ClusterRoleBinding>({
   kind: "ClusterRoleBinding",
-  group: RBAC_GROUP,
+  ...RBAC_STORAGE,
   schema: clusterRoleBindingSchema,
   plural: "clusterrolebindings",
   singular: "clusterrolebinding",
-  shortNames: [],
-  categories: [],
   namespaced: false,
-  nameRule: "path-segment",
-  hasStatus: false,
-  allowCreateOnUpdate: true,
-  allowUnconditionalUpdate: true,
-  deleteReturns: "status",
-  selectableFields: {},
-  fieldSelectorError: "known-only",
 
   columns: bindingColumns(
     "RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.",

@@ -1,7 +1,7 @@
 import { createdAtColumn, nameColumn } from "./columns";
 import { defineKind } from "./define-kind";
 import { clusterRoleSchema } from "./schema/cluster-role";
-import { RBAC_GROUP, validateAggregationRule, validatePolicyRules, type AggregationRule, type PolicyRule } from "./shared/rbac";
+import { RBAC_GROUP, RBAC_STORAGE, validateAggregationRule, validatePolicyRules, type AggregationRule, type PolicyRule } from "./shared/rbac";
 import type { KubeObject } from "./types";
 
 export interface ClusterRole extends KubeObject {
@@ -11,20 +11,11 @@ export interface ClusterRole extends KubeObject {
 
 export const clusterRole = defineKind<ClusterRole>({
   kind: "ClusterRole",
-  group: RBAC_GROUP,
+  ...RBAC_STORAGE,
   schema: clusterRoleSchema,
   plural: "clusterroles",
   singular: "clusterrole",
-  shortNames: [],
-  categories: [],
   namespaced: false,
-  nameRule: "path-segment",
-  hasStatus: false,
-  allowCreateOnUpdate: true,
-  allowUnconditionalUpdate: true,
-  deleteReturns: "status",
-  selectableFields: {},
-  fieldSelectorError: "known-only",
 
   columns: [nameColumn, createdAtColumn],
 

@@ -1,7 +1,7 @@
 import { ageColumn, column, nameColumn } from "./columns";
 import { defineKind } from "./define-kind";
 import { roleBindingSchema } from "./schema/role-binding";
-import { defaultBinding, RBAC_GROUP, subjectColumns, validateBinding, validateRoleRefUnchanged, type RoleRef, type Subject } from "./shared/rbac";
+import { defaultBinding, RBAC_GROUP, RBAC_STORAGE, subjectColumns, validateBinding, validateRoleRefUnchanged, type RoleRef, type Subject } from "./shared/rbac";
 import type { Column, KubeObject } from "./types";
 
 export interface RoleBinding extends KubeObject {
@@ -26,20 +26,11 @@ export function bindingColumns(roleRefDescription: string, owner: string): Colum
 
 export const roleBinding = defineKind<RoleBinding>({
   kind: "RoleBinding",
-  group: RBAC_GROUP,
+  ...RBAC_STORAGE,
   schema: roleBindingSchema,
   plural: "rolebindings",
   singular: "rolebinding",
-  shortNames: [],
-  categories: [],
   namespaced: true,
-  nameRule: "path-segment",
-  hasStatus: false,
-  allowCreateOnUpdate: true,
-  allowUnconditionalUpdate: true,
-  deleteReturns: "status",
-  selectableFields: {},
-  fieldSelectorError: "known-only",
 
   columns: bindingColumns(
     "RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.",

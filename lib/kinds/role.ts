@@ -1,7 +1,7 @@
 import { createdAtColumn, nameColumn } from "./columns";
 import { defineKind } from "./define-kind";
 import { roleSchema } from "./schema/role";
-import { RBAC_GROUP, validatePolicyRules, type PolicyRule } from "./shared/rbac";
+import { RBAC_GROUP, RBAC_STORAGE, validatePolicyRules, type PolicyRule } from "./shared/rbac";
 import type { KubeObject } from "./types";
 
 export interface Role extends KubeObject {
@@ -12,20 +12,11 @@ export interface Role extends KubeObject {
 // path segments (ValidateRBACName), so `system:controller:x` is a valid role name.
 export const role = defineKind<Role>({
   kind: "Role",
-  group: RBAC_GROUP,
+  ...RBAC_STORAGE,
   schema: roleSchema,
   plural: "roles",
   singular: "role",
-  shortNames: [],
-  categories: [],
   namespaced: true,
-  nameRule: "path-segment",
-  hasStatus: false,
-  allowCreateOnUpdate: true,
-  allowUnconditionalUpdate: true,
-  deleteReturns: "status",
-  selectableFields: {},
-  fieldSelectorError: "known-only",
 
   columns: [nameColumn, createdAtColumn],
 

@@ -6,22 +6,13 @@ import { formatEndpointPort } from "@/lib/client/endpoints-addresses";
 import type { KubeObject } from "@/lib/kinds";
 import { groupEndpoints } from "@/lib/client/endpoints-addresses";
 import { Muted, ObjectLink } from "../field-list";
+import { DetailTable } from "../../ui/detail-table";
 
 export function EndpointAddressTable({ groups }: { groups: EndpointsGroups }) {
   const rows = [...groups.ready, ...groups.notReady];
   if (rows.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="no-endpoint-addresses">No addresses: no ready or not-ready pod backs this Service.</p>;
   return (
-    <table className="w-full text-left text-sm" data-testid="endpoint-addresses">
-      <caption className="sr-only">Endpoint addresses</caption>
-      <thead className="text-xs uppercase text-slate-600 dark:text-slate-400">
-        <tr>
-          <th scope="col" className="py-1 pr-3">Address</th>
-          <th scope="col" className="py-1 pr-3">Ready</th>
-          <th scope="col" className="py-1 pr-3">Target</th>
-          <th scope="col" className="py-1 pr-3">Node</th>
-          <th scope="col" className="py-1">Ports</th>
-        </tr>
-      </thead>
+    <DetailTable caption="Endpoint addresses" columns={["Address", "Ready", "Target", "Node", "Ports"]} testId="endpoint-addresses">
       <tbody>
         {rows.map((r) => (
           <tr key={`${r.ready}/${r.ip}`} className="border-t border-slate-100 dark:border-slate-800" data-testid="endpoint-address" data-ip={r.ip} data-ready={String(r.ready)}>
@@ -41,7 +32,7 @@ export function EndpointAddressTable({ groups }: { groups: EndpointsGroups }) {
           </tr>
         ))}
       </tbody>
-    </table>
+    </DetailTable>
   );
 }
 

@@ -8,6 +8,7 @@ import { kindByPlural, type KubeObject } from "@/lib/kinds";
 import { LiveIndicator } from "../../resource-table/live-indicator";
 import { EndpointAddressTable } from "../endpoints/endpoint-addresses";
 import { FieldList, LoadNote, Muted, ObjectLink } from "../field-list";
+import { DetailTable } from "../../ui/detail-table";
 
 type Loose = Record<string, any>;
 
@@ -16,18 +17,7 @@ const endpointsKind = kindByPlural("endpoints");
 function ServicePorts({ ports, showNodePorts }: { ports: Loose[]; showNodePorts: boolean }) {
   if (ports.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">No ports.</p>;
   return (
-    <table className="w-full text-left text-sm" data-testid="service-ports">
-      <caption className="sr-only">Ports</caption>
-      <thead className="text-xs uppercase text-slate-600 dark:text-slate-400">
-        <tr>
-          <th scope="col" className="py-1 pr-3">Name</th>
-          <th scope="col" className="py-1 pr-3">Protocol</th>
-          <th scope="col" className="py-1 pr-3">Port</th>
-          <th scope="col" className="py-1 pr-3">Target port</th>
-          {showNodePorts && <th scope="col" className="py-1 pr-3">Node port</th>}
-          <th scope="col" className="py-1">App protocol</th>
-        </tr>
-      </thead>
+    <DetailTable caption="Ports" columns={["Name", "Protocol", "Port", "Target port", ...(showNodePorts ? ["Node port"] : []), "App protocol"]} testId="service-ports">
       <tbody>
         {ports.map((p, i) => (
           <tr key={`${p.name ?? ""}-${p.port}-${p.protocol ?? "TCP"}-${i}`} className="border-t border-slate-100 font-mono text-xs dark:border-slate-800" data-testid="service-port" data-port={p.port}>
@@ -44,7 +34,7 @@ function ServicePorts({ ports, showNodePorts }: { ports: Loose[]; showNodePorts:
           </tr>
         ))}
       </tbody>
-    </table>
+    </DetailTable>
   );
 }
 

@@ -12,6 +12,24 @@ import type { LabelSelector } from "./label-selector";
 
 export { RBAC_GROUP };
 
+/**
+ * What the four RBAC kinds share in kube-apiserver's RBAC storage: the group, path-segment names
+ * (ValidateRBACName), no status, create on PUT, unconditional updates, a Status answered to delete, and no
+ * field selectors beyond metadata.name and metadata.namespace.
+ */
+export const RBAC_STORAGE = {
+  group: RBAC_GROUP,
+  shortNames: [] as string[],
+  categories: [] as string[],
+  nameRule: "path-segment" as const,
+  hasStatus: false,
+  allowCreateOnUpdate: true,
+  allowUnconditionalUpdate: true,
+  deleteReturns: "status" as const,
+  selectableFields: {},
+  fieldSelectorError: "known-only" as const,
+};
+
 export interface PolicyRule {
   verbs: string[];
   apiGroups?: string[];
