@@ -11,22 +11,28 @@ export interface ExplainedMessage {
 
 const openers: Record<string, string> = { "[": "]", "{": "}", "(": ")" };
 
-/** Index of the `[` matching the `]` that ends `text`, ignoring brackets inside quoted strings; -1 if none. */
-function openingOfTrailingList(text: string): number {
-  if (!text.endsWith("]")) return -1;
-  const stack: string[] = [];
-  const starts: number[] = [];
+/** The indices of `text` outside double-quoted strings (with backslash escapes); the quotes themselves are skipped. */
+function* unquoted(text: string): Generator<number> {
   let quoted = false;
-  let listStart = -1;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
       if (c === "\\") i++;
       else if (c === '"') quoted = false;
-      continue;
-    }
-    if (c === '"') quoted = true;
-    else if (openers[c]) {
+    } else if (c === '"') quoted = true;
+    else yield i;
+  }
+}
+
+/** Index of the `[` matching the `]` that ends `text`, ignoring brackets inside quoted strings; -1 if none. */
+function openingOfTrailingList(text: string): number {
+  if (!text.endsWith("]")) return -1;
+  const stack: string[] = [];
+  const starts: number[] = [];
+  let listStart = -1;
+  for (const i of unquoted(text)) {
+    const c = text[i];
+    if (openers[c]) {
       stack.push(openers[c]);
       starts.push(i);
     } else if (stack.length && c === stack[stack.length - 1]) {
@@ -45,17 +51,10 @@ function openingOfTrailingList(text: string): number {
 function splitOutside(text: string, cut: (i: number) => number): string[] {
   const parts: string[] = [];
   let depth = 0;
-  let quoted = false;
   let from = 0;
-  for (let i = 0; i < text.length; i++) {
+  for (const i of unquoted(text)) {
     const c = text[i];
-    if (quoted) {
-      if (c === "\\") i++;
-      else if (c === '"') quoted = false;
-      continue;
-    }
-    if (c === '"') quoted = true;
-    else if (c in openers) depth++;
+    if (c in openers) depth++;
     else if (c === "]" || c === "}" || c === ")") depth = Math.max(0, depth - 1);
     else if (depth === 0) {
       const n = cut(i);
