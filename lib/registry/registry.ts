@@ -20,6 +20,9 @@ import { deepEqual, nextGeneration } from "../validation/generation";
 import { validateObjectMeta, validateObjectMetaUpdate } from "../validation/object-meta";
 import { decodeContinue, encodeContinue } from "./continue-token";
 import { compileFilter } from "./object-filter";
+import {
+  beginDeletion, checkPreconditions, finalizersForGarbageCollection, markAsDeleting, namespaceFinalizersForGarbageCollection, toTimestamp,
+} from "./deletion";
 import type { DeleteOptions, ListOptions, WriteOptions } from "./options";
 
 /** What a verb answers: an object (with its serialisation when already known) or a list. */
@@ -38,10 +41,11 @@ export interface ListAnswer {
 const GENERATE_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
 const MAX_GENERATE_ATTEMPTS = 8;
 const MAX_UPDATE_ATTEMPTS = 16;
+/** How long an object marked for immediate deletion may stay before the server removes it itself. */
+const LEFTOVER_DELETION_DELAY_MS = 5_000;
 const TOO_OLD_LIST = "The resourceVersion for the provided list is too old.";
 const TOO_OLD_CONTINUE = "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.";
 
-const nowSeconds = () => new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace(".000Z", "Z");
 const clone = <T>(v: T): T => structuredClone(v);
 
 function selfLink(kind: AnyKind, namespace: string, name?: string): string {
@@ -87,6 +91,10 @@ function canonicalize(kind: AnyKind, obj: KubeObject): void {
   kind.canonicalize?.(obj);
   if (kind.schema) pruneEmptyCollections(obj, kind.schema);
 }
+
+type DeletionPlan =
+  | { type: "delete" } | { type: "pending" } | { type: "unchanged" }
+  | { type: "update"; object: KubeObject } | { type: "update-then-delete"; object: KubeObject };
 
 function throwIfInvalid(kind: AnyKind, name: string, errs: FieldError[]): void {
   if (errs.length) throw errors.invalid(kind.kind, name, errs, kind.group || undefined);
@@ -257,7 +265,7 @@ export class Registry {
     }
     delete meta.resourceVersion;
     meta.uid = randomUUID();
-    meta.creationTimestamp = nowSeconds();
+    meta.creationTimestamp = toTimestamp(Date.now());
     meta.generation = 1;
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
@@ -432,8 +440,10 @@ export class Registry {
     m.creationTimestamp = o.creationTimestamp;
     if (o.selfLink) m.selfLink = o.selfLink; else delete m.selfLink;
     m.generation = o.generation;
-    if (o.deletionTimestamp) m.deletionTimestamp = o.deletionTimestamp; else delete m.deletionTimestamp;
-    if (o.deletionGracePeriodSeconds !== undefined) m.deletionGracePeriodSeconds = o.deletionGracePeriodSeconds; else delete m.deletionGracePeriodSeconds;
+    // An update can never remove or move a deletion timestamp, nor drop a grace period; setting either is
+    // left for validation to refuse (`field is immutable`).
+    if (o.deletionTimestamp) m.deletionTimestamp = o.deletionTimestamp;
+    if (o.deletionGracePeriodSeconds !== undefined && m.deletionGracePeriodSeconds == null) m.deletionGracePeriodSeconds = o.deletionGracePeriodSeconds;
     if (kind.namespaced) m.namespace = o.namespace; else delete m.namespace;
     if (kind.hasStatus) { if (old.status === undefined) delete obj.status; else obj.status = clone(old.status); }
     return obj;
@@ -441,6 +451,12 @@ export class Registry {
 
   // --- delete -----------------------------------------------------------------------------------------
 
+  /**
+   * kube's Store.Delete: preconditions, validating admission, then one of: nothing to change (a graceful
+   * deletion already running), an update (deletionTimestamp, grace period, GC finalizers) that keeps the
+   * object, an update followed by the removal (a pod deleted at once: watchers see MODIFIED then DELETED),
+   * or the removal. Answers 202 instead of 200 when the object stays and `orphanDependents: false` was asked.
+   */
   async delete(kind: AnyKind, namespace: string, name: string, opts: DeleteOptions): Promise<Answer> {
     await this.store.cache.catchUp();
     const key = this.key(kind, namespace, name);
@@ -448,81 +464,103 @@ export class Registry {
       const current = this.store.cache.get(key);
       if (!current) throw errors.notFound(groupResource(kind), name);
       const old = current.object;
-      const pre = opts.preconditions;
-      if (pre?.uid && pre.uid !== old.metadata.uid) {
-        throw errors.conflict(kind.kind, name, `the UID in the precondition (${pre.uid}) does not match the UID in record (${old.metadata.uid}). The object might have been deleted and then recreated`);
-      }
-      if (pre?.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion) {
-        throw errors.conflict(kind.kind, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${old.metadata.resourceVersion}). The object might have been modified`);
-      }
+      checkPreconditions(kind, old, opts.preconditions);
       await this.admission.validate({
         operation: "DELETE", kind, namespace: kind.namespaced ? namespace : "", name, subresource: "",
         oldObject: old, user: opts.user, dryRun: opts.dryRun,
       });
-      const plan = this.planDeletion(kind, old, opts.gracePeriodSeconds);
-      if (plan.type === "unchanged") return { code: 200, object: old, json: current.json };
-      if (opts.dryRun) return plan.type === "delete" ? this.deleteAnswer(kind, old, undefined) : { code: 200, object: plan.object };
-      const result = await this.store.log.commit({ type: plan.type, key, object: plan.object, expectRev: current.rev });
-      if (result.ok) {
-        await this.store.cache.waitFor(result.event.rev);
-        return plan.type === "delete" ? this.deleteAnswer(kind, result.event.object, result.event.json) : { code: 200, object: result.event.object, json: result.event.json };
+      const plan = this.planDeletion(kind, old, opts);
+      const kept = (object: unknown, json?: string): Answer => ({ code: opts.orphanDependents === false ? 202 : 200, object, json });
+      if (plan.type === "pending") return kind.deleteReturns === "object" ? kept(old, current.json) : kept(this.deletedStatus(kind, old));
+      if (plan.type === "unchanged") return kept(old, current.json);
+      if (opts.dryRun) return plan.type === "delete" ? this.deleteAnswer(kind, old, undefined) : kept(plan.object);
+      if (plan.type === "delete") {
+        const result = await this.store.log.commit({ type: "delete", key, object: old, expectRev: current.rev });
+        if (result.ok) {
+          await this.store.cache.waitFor(result.event.rev);
+          return this.deleteAnswer(kind, result.event.object, result.event.json);
+        }
+        if (result.reason === "missing") throw errors.notFound(groupResource(kind), name);
+      } else {
+        const result = await this.store.log.commit({ type: "update", key, object: plan.object, expectRev: current.rev });
+        if (result.ok) {
+          await this.store.cache.waitFor(result.event.rev);
+          if (plan.type === "update") return kept(result.event.object, result.event.json);
+          return this.removeMarked(kind, key, result.event);
+        }
+        if (result.reason === "missing") throw errors.notFound(groupResource(kind), name);
       }
-      if (result.reason === "missing") throw errors.notFound(groupResource(kind), name);
       if (attempt >= MAX_UPDATE_ATTEMPTS) throw errors.conflict(groupResource(kind), name);
       await this.store.cache.refresh();
     }
   }
 
-  /** Finalizers hold the object with deletionTimestamp set; a grace period delays the removal; otherwise it goes now. */
-  private planDeletion(kind: AnyKind, old: KubeObject, requested: number | undefined):
-    { type: "delete" | "update"; object: KubeObject } | { type: "unchanged" } {
-    const m = old.metadata;
+  /**
+   * The second half of an immediate graceful-kind deletion: remove what was just marked. Someone else
+   * removing it first is fine (kube ignores that NotFound); a change in between is decided again by a new
+   * DELETE of the newer state.
+   */
+  private async removeMarked(kind: AnyKind, key: ObjectKey, marked: LogEvent): Promise<Answer> {
+    const result = await this.store.log.commit({ type: "delete", key, object: marked.object, expectRev: marked.rev });
+    if (result.ok) {
+      await this.store.cache.waitFor(result.event.rev);
+      return this.deleteAnswer(kind, result.event.object, result.event.json);
+    }
+    if (result.reason === "missing") return this.deleteAnswer(kind, marked.object, marked.json);
+    await this.store.cache.refresh();
+    return this.delete(kind, key.namespace, key.name, { dryRun: false, preconditions: { uid: marked.object.metadata.uid } });
+  }
+
+  /** What a DELETE does to `old` (see `delete`); the kind's own deletion (Namespace) comes first. */
+  private planDeletion(kind: AnyKind, old: KubeObject, opts: DeleteOptions): DeletionPlan {
+    const now = Date.now();
+    const obj = clone(old);
+    const m = obj.metadata;
     if (kind.beginDeletion) {
-      if (m.deletionTimestamp && kind.holdsDeletion?.(old)) {
+      if (!m.deletionTimestamp) {
+        m.deletionTimestamp = toTimestamp(now);
+        const finalizers = namespaceFinalizersForGarbageCollection(obj, opts);
+        if (finalizers) m.finalizers = finalizers;
+        const marked = kind.beginDeletion(obj, m.deletionTimestamp);
+        if (marked) return { type: "update", object: marked };
+      } else if (kind.holdsDeletion?.(old)) {
         throw errors.conflict(groupResource(kind), m.name ?? "", kind.deletionPendingMessage);
       }
-      if (m.deletionTimestamp) return { type: "unchanged" };
-      const marked = clone(old);
-      marked.metadata.deletionTimestamp = nowSeconds();
-      marked.metadata.deletionGracePeriodSeconds = 0;
-      const kept = kind.beginDeletion(marked, marked.metadata.deletionTimestamp);
-      if (kept) return { type: "update", object: kept };
     }
-    const grace = kind.gracePeriodSeconds ? kind.gracePeriodSeconds(old, requested) : 0;
-    const now = Date.now();
-    if (m.finalizers?.length) {
-      if (m.deletionTimestamp && (m.deletionGracePeriodSeconds ?? 0) === 0) return { type: "unchanged" };
-      const object = clone(old);
-      const due = m.deletionTimestamp && Date.parse(m.deletionTimestamp) < now ? m.deletionTimestamp : nowSeconds();
-      object.metadata.deletionTimestamp = due;
-      object.metadata.deletionGracePeriodSeconds = 0;
-      return { type: "update", object };
+    const start = beginDeletion(kind, obj, opts.gracePeriodSeconds, now);
+    if (start.pending) return { type: "pending" };
+    const finalizers = finalizersForGarbageCollection(obj, opts);
+    if (finalizers) {
+      if (finalizers.length) m.finalizers = finalizers; else delete m.finalizers;
     }
-    if (grace > 0) {
-      const due = now + grace * 1000;
-      if (m.deletionTimestamp && Date.parse(m.deletionTimestamp) <= due) return { type: "unchanged" };
-      const object = clone(old);
-      object.metadata.deletionTimestamp = new Date(Math.floor(due / 1000) * 1000).toISOString().replace(".000Z", "Z");
-      object.metadata.deletionGracePeriodSeconds = grace;
-      return { type: "update", object };
+    const pendingFinalizers = (m.finalizers?.length ?? 0) > 0;
+    if (!start.graceful) {
+      if (!pendingFinalizers) return { type: "delete" };
+      markAsDeleting(obj, now);
+      return deepEqual(obj, old) ? { type: "unchanged" } : { type: "update", object: obj };
     }
-    return { type: "delete", object: clone(old) };
+    if (pendingFinalizers || (m.deletionGracePeriodSeconds ?? 0) > 0) return { type: "update", object: obj };
+    return { type: "update-then-delete", object: obj };
   }
 
   private deleteAnswer(kind: AnyKind, object: KubeObject, json: string | undefined): Answer {
     if (kind.deleteReturns === "object") return { code: 200, object, json };
-    const status: Status = {
+    return { code: 200, object: this.deletedStatus(kind, object) };
+  }
+
+  /** kube's answer for kinds that do not return the deleted object; `details.kind` is the plural. */
+  private deletedStatus(kind: AnyKind, object: KubeObject): Status {
+    return {
       kind: "Status", apiVersion: "v1", metadata: {}, status: "Success",
-      details: { name: object.metadata.name, kind: kind.plural, uid: object.metadata.uid },
+      details: { name: object.metadata.name, ...(kind.group ? { group: kind.group } : {}), kind: kind.plural, uid: object.metadata.uid },
     };
-    return { code: 200, object: status };
   }
 
   async deleteCollection(kind: AnyKind, namespace: string | undefined, list: ListOptions, opts: DeleteOptions): Promise<Answer> {
     const listed = await this.list(kind, namespace, { ...list, continueToken: "", watch: false });
     for (const item of listed.items) {
       try {
-        await this.delete(kind, item.key.namespace, item.key.name, { ...opts, preconditions: undefined });
+        await this.delete(kind, item.key.namespace, item.key.name, opts);
       } catch (err) {
         if (isStatusError(err) && err.code === 404) continue;
         throw err;
@@ -536,27 +574,28 @@ export class Registry {
 
   // --- graceful deletion: the server finishes what a kubelet would --------------------------------------
 
+  /**
+   * A running grace period ends with the kubelet's DELETE with grace 0 (the object then goes, or stays for
+   * its finalizers with grace 0). An object marked with grace 0 and nothing holding it is what an
+   * interrupted deletion leaves: it is removed after a short pause (the deleting request normally does it).
+   */
   private trackDeletion(e: LogEvent): void {
     const id = `${e.key.resource}\u0000${e.key.namespace}/${e.key.name}`;
     const existing = this.graceTimers.get(id);
     if (existing) { clearTimeout(existing); this.graceTimers.delete(id); }
     const m = e.object.metadata;
-    if (e.type === "DELETED" || !m.deletionTimestamp || m.finalizers?.length) return;
+    if (e.type === "DELETED" || !m.deletionTimestamp) return;
     const kind = this.kindsByPlural.get(e.key.resource);
     if (!kind || kind.holdsDeletion?.(e.object)) return;
-    const wait = Math.max(0, Date.parse(m.deletionTimestamp) - Date.now());
+    const grace = m.deletionGracePeriodSeconds ?? 0;
+    if (grace <= 0 && m.finalizers?.length) return;
+    const wait = grace > 0 ? Math.max(0, Date.parse(m.deletionTimestamp) - Date.now()) : LEFTOVER_DELETION_DELAY_MS;
     const timer = setTimeout(() => {
       this.graceTimers.delete(id);
-      void this.finishDeletion(kind, e.key).catch(() => { /* gone already, or another process finished it */ });
+      void this.delete(kind, e.key.namespace, e.key.name, { gracePeriodSeconds: 0, preconditions: { uid: m.uid }, dryRun: false })
+        .catch(() => { /* gone already, recreated, or another process finished it */ });
     }, Math.min(wait, 2 ** 31 - 1));
     timer.unref();
     this.graceTimers.set(id, timer);
-  }
-
-  private async finishDeletion(kind: AnyKind, key: ObjectKey): Promise<void> {
-    const current = this.store.cache.get(key);
-    const m = current?.object.metadata;
-    if (!current || !m?.deletionTimestamp || m.finalizers?.length || kind.holdsDeletion?.(current.object)) return;
-    await this.store.log.commit({ type: "delete", key, object: current.object, expectRev: current.rev });
   }
 }
