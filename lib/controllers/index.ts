@@ -23,6 +23,7 @@ import { PersistentVolumeBinder } from "./persistent-volume-binder";
 import { PvcProtectionController } from "./pvc-protection";
 import { PvProtectionController } from "./pv-protection";
 import { LeaderElector, type LeaderElectionConfig } from "./leader-election";
+import { GarbageCollector } from "./garbage-collector";
 
 export interface ControllerContext {
   registry: Registry;
@@ -89,6 +90,7 @@ function runControllers(ctx: ControllerContext): () => void {
     new PersistentVolumeBinder({ registry: ctx.registry, informer, recorder, onError: (k, e) => onError("persistentvolume-binder", k, e) }),
     new PvcProtectionController({ registry: ctx.registry, informer, onError: (k, e) => onError("pvc-protection", k, e) }),
     new PvProtectionController({ registry: ctx.registry, informer, onError: (k, e) => onError("pv-protection", k, e) }),
+    new GarbageCollector({ registry: ctx.registry, informer, kinds: ctx.kinds ?? allKinds, recorder, onError: (k, e) => onError("garbagecollector", k, e) }),
   ];
   // Handlers are registered in the constructors; the initial list reaches all of them.
   informer.start();

@@ -4,6 +4,15 @@ import type { FieldError } from "../api/errors";
 import type { ApiGroupNaming } from "./schema/resource";
 import type { Schema } from "./schema/schema";
 
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
 export interface ObjectMeta {
   name?: string;
   generateName?: string;
@@ -17,7 +26,7 @@ export interface ObjectMeta {
   deletionGracePeriodSeconds?: number;
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
-  ownerReferences?: { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean }[];
+  ownerReferences?: OwnerReference[];
   finalizers?: string[];
   [key: string]: unknown;
 }

@@ -1,0 +1,309 @@
+// kube-controller-manager's garbage collector: objects whose ownerReferences name owners that are all gone
+// are deleted; owners deleted in the foreground wait (finalizer `foregroundDeletion`) until their dependents
+// with blockOwnerDeletion are gone; owners deleted with `orphan` first strip their references from every
+// dependent. Level-triggered over the watch cache: every decision reads the latest state, so a restart (or a
+// new leader) finds the work again from the initial list.
+import { isStatusError } from "../api/errors";
+import type { UserInfo } from "../auth/user-info";
+import type { EventRecorder } from "../events/recorder";
+import { acceptedApiVersions } from "../kinds";
+import type { AnyKind, KubeObject, OwnerReference } from "../kinds/types";
+import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from "../registry/deletion";
+import type { DeleteOptions } from "../registry/options";
+import type { Registry } from "../registry/registry";
+import type { ObjectKey } from "../storage";
+import { ALL_RESOURCES, type Informer, type InformerEvent } from "./informer";
+import { WorkQueue } from "./work-queue";
+
+export const GARBAGE_COLLECTOR_USER: UserInfo = {
+  username: "system:serviceaccount:kube-system:generic-garbage-collector",
+  groups: ["system:serviceaccounts", "system:serviceaccounts:kube-system", "system:authenticated"],
+};
+const COMPONENT = "garbage-collector-controller";
+
+const finalizersOf = (o: KubeObject) => o.metadata.finalizers ?? [];
+const ownersOf = (o: KubeObject): OwnerReference[] => o.metadata.ownerReferences ?? [];
+const isDeleting = (o: KubeObject) => !!o.metadata.deletionTimestamp;
+/** Deleted in the foreground: waiting for its blocking dependents. */
+export const isDeletingDependents = (o: KubeObject) => isDeleting(o) && finalizersOf(o).includes(FOREGROUND_FINALIZER);
+const isOrphaning = (o: KubeObject) => isDeleting(o) && finalizersOf(o).includes(ORPHAN_FINALIZER);
+
+export interface GarbageCollectorOptions {
+  registry: Registry;
+  informer: Informer;
+  kinds: AnyKind[];
+  recorder?: EventRecorder;
+  user?: UserInfo;
+  onError?: (key: string, err: unknown) => void;
+}
+
+interface Classified {
+  solid: OwnerReference[];
+  dangling: OwnerReference[];
+  waiting: OwnerReference[];
+}
+
+export class GarbageCollector {
+  readonly queue: WorkQueue;
+  private readonly registry: Registry;
+  private readonly kinds: AnyKind[];
+  private readonly kindsByPlural: Map<string, AnyKind>;
+  private readonly recorder?: EventRecorder;
+  private readonly user: UserInfo;
+  /** uid -> where the object is stored. */
+  private readonly located = new Map<string, ObjectKey>();
+  /** owner uid -> uids of the objects that name it in their ownerReferences. */
+  private readonly dependents = new Map<string, Set<string>>();
+  /** Invalid references already reported (dependent uid + owner uid), so each gets one Event. */
+  private readonly reported = new Set<string>();
+
+  constructor(opts: GarbageCollectorOptions) {
+    this.registry = opts.registry;
+    this.kinds = opts.kinds;
+    this.kindsByPlural = new Map(opts.kinds.map((k) => [k.plural, k]));
+    this.recorder = opts.recorder;
+    this.user = opts.user ?? GARBAGE_COLLECTOR_USER;
+    this.queue = new WorkQueue((uid) => this.sync(uid), { onError: opts.onError });
+    opts.informer.on(ALL_RESOURCES, (e) => this.observe(e));
+  }
+
+  stop(): void {
+    this.queue.stop();
+  }
+
+  /** The dependents recorded for an owner (tests and the console's "what goes with it" read the same idea). */
+  dependentsOf(uid: string): string[] {
+    return [...(this.dependents.get(uid) ?? [])];
+  }
+
+  // --- the graph: kept from events, cheap; decisions are made in sync() ------------------------------------
+
+  private observe(e: InformerEvent): void {
+    const uid = e.object.metadata.uid;
+    if (!uid) return;
+    const before = e.old ? ownersOf(e.old) : [];
+    if (e.type === "DELETED") {
+      this.located.delete(uid);
+      for (const ref of ownersOf(e.object)) this.unlink(ref.uid, uid);
+      // Its dependents may have lost their last owner.
+      for (const dep of this.dependents.get(uid) ?? []) this.queue.add(dep);
+      // An owner waiting in the foreground may have lost its last blocking dependent.
+      for (const ref of ownersOf(e.object)) this.enqueueIfWaiting(ref.uid);
+      return;
+    }
+    this.located.set(uid, e.key);
+    const after = ownersOf(e.object);
+    const afterUids = new Set(after.map((r) => r.uid));
+    for (const ref of before) {
+      if (!afterUids.has(ref.uid)) { this.unlink(ref.uid, uid); this.enqueueIfWaiting(ref.uid); }
+    }
+    for (const ref of after) this.link(ref.uid, uid);
+    const startsDeleting = isDeleting(e.object) && !(e.old && isDeleting(e.old));
+    if (isOrphaning(e.object) || isDeletingDependents(e.object)) this.queue.add(uid);
+    // An owner starting a foreground deletion: every dependent is looked at (kube's graph builder does this).
+    if (isDeletingDependents(e.object) && (startsDeleting || !(e.old && isDeletingDependents(e.old)))) {
+      for (const dep of this.dependents.get(uid) ?? []) this.queue.add(dep);
+    }
+    if (after.length && (e.type === "ADDED" || !sameOwners(before, after) || after.some((r) => this.ownerNeedsLook(r)))) {
+      this.queue.add(uid);
+    }
+    // Blocking flags changed on a dependent of a waiting owner.
+    if (e.type === "MODIFIED") for (const ref of after) this.enqueueIfWaiting(ref.uid);
+  }
+
+  private link(owner: string, dependent: string): void {
+    let set = this.dependents.get(owner);
+    if (!set) this.dependents.set(owner, (set = new Set()));
+    set.add(dependent);
+  }
+
+  private unlink(owner: string, dependent: string): void {
+    const set = this.dependents.get(owner);
+    if (!set) return;
+    set.delete(dependent);
+    if (!set.size) this.dependents.delete(owner);
+  }
+
+  private enqueueIfWaiting(ownerUid: string): void {
+    const owner = this.byUid(ownerUid);
+    if (owner && isDeletingDependents(owner)) this.queue.add(ownerUid);
+  }
+
+  /** An owner not (or no longer) known, or one deleting in the foreground, needs the dependent decided. */
+  private ownerNeedsLook(ref: OwnerReference): boolean {
+    const owner = this.byUid(ref.uid);
+    return !owner || isDeletingDependents(owner);
+  }
+
+  private byUid(uid: string): KubeObject | undefined {
+    const key = this.located.get(uid);
+    const found = key ? this.registry.store.cache.get(key)?.object : undefined;
+    return found?.metadata.uid === uid ? found : undefined;
+  }
+
+  // --- decisions ---------------------------------------------------------------------------------------
+
+  async sync(uid: string): Promise<void> {
+    await this.registry.store.cache.catchUp();
+    const obj = this.byUid(uid);
+    if (!obj) return;
+    if (isOrphaning(obj)) await this.orphanDependents(obj);
+    if (isDeletingDependents(obj)) return this.processDeletingDependents(obj);
+    // Being deleted is a one-way trip: wait for the removal, then its dependents are looked at.
+    if (isDeleting(obj) || !ownersOf(obj).length) return;
+    await this.attemptToDelete(obj);
+  }
+
+  /** Foreground: the owner goes once no dependent blocks it; meanwhile its blocking dependents are deleted. */
+  private async processDeletingDependents(owner: KubeObject): Promise<void> {
+    const uid = owner.metadata.uid!;
+    const blocking = this.dependentObjects(uid).filter((d) =>
+      ownersOf(d).some((r) => r.uid === uid && r.blockOwnerDeletion === true));
+    if (!blocking.length) {
+      await this.removeFinalizer(owner, FOREGROUND_FINALIZER);
+      return;
+    }
+    for (const dep of blocking) if (!isDeletingDependents(dep)) this.queue.add(dep.metadata.uid!);
+  }
+
+  /** Orphan: every dependent loses its reference to the owner, then the owner's `orphan` finalizer goes. */
+  private async orphanDependents(owner: KubeObject): Promise<void> {
+    const uid = owner.metadata.uid!;
+    for (const dep of this.dependentObjects(uid)) {
+      await this.rewrite(dep, (o) => {
+        const refs = ownersOf(o).filter((r) => r.uid !== uid);
+        if (refs.length === ownersOf(o).length) return undefined;
+        return { ...o, metadata: { ...o.metadata, ownerReferences: refs.length ? refs : undefined } };
+      });
+    }
+    await this.removeFinalizer(owner, ORPHAN_FINALIZER);
+  }
+
+  /** kube's attemptToDeleteItem for an object that names owners. */
+  private async attemptToDelete(item: KubeObject): Promise<void> {
+    const refs = ownersOf(item);
+    const classified = this.classify(item, refs);
+    if (!classified) return; // an owner that cannot be resolved: never collected on a guess
+    const { solid, dangling, waiting } = classified;
+    const uid = item.metadata.uid!;
+    if (solid.length) {
+      if (!dangling.length && !waiting.length) return;
+      // Still owned: drop the references to owners that are gone or that wait for this dependent to go.
+      const drop = new Set([...dangling, ...waiting].map((r) => r.uid));
+      await this.rewrite(item, (o) => {
+        const kept = ownersOf(o).filter((r) => !drop.has(r.uid));
+        return kept.length === ownersOf(o).length ? undefined : { ...o, metadata: { ...o.metadata, ownerReferences: kept.length ? kept : undefined } };
+      });
+      return;
+    }
+    if (waiting.length && this.dependentObjects(uid).length) {
+      // Foreground all the way down; a dependent of ours also deleting in the foreground would be a cycle.
+      if (this.dependentObjects(uid).some(isDeletingDependents)) {
+        await this.rewrite(item, (o) => {
+          if (!ownersOf(o).some((r) => r.blockOwnerDeletion)) return undefined;
+          return { ...o, metadata: { ...o.metadata, ownerReferences: ownersOf(o).map((r) => (r.blockOwnerDeletion ? { ...r, blockOwnerDeletion: false } : r)) } };
+        });
+      }
+      await this.deleteObject(item, "Foreground");
+      return;
+    }
+    const policy = finalizersOf(item).includes(ORPHAN_FINALIZER) ? "Orphan"
+      : finalizersOf(item).includes(FOREGROUND_FINALIZER) ? "Foreground" : "Background";
+    await this.deleteObject(item, policy);
+  }
+
+  /**
+   * Each reference resolved as kube's isDangling: the owner's kind, then its name in the dependent's namespace
+   * (or cluster-wide for a cluster-scoped kind), then its uid. Undefined when a reference names a kind this
+   * server does not serve, or a cluster-scoped dependent names a namespaced owner (unresolvable: kube keeps
+   * such dependents and reports the second case).
+   */
+  private classify(item: KubeObject, refs: OwnerReference[]): Classified | undefined {
+    const out: Classified = { solid: [], dangling: [], waiting: [] };
+    const namespace = item.metadata.namespace ?? "";
+    for (const ref of refs) {
+      const kind = this.kinds.find((k) => k.kind === ref.kind && acceptedApiVersions(k).includes(ref.apiVersion));
+      if (!kind) return undefined;
+      if (kind.namespaced && !namespace) {
+        this.reportInvalidNamespace(item, ref);
+        return undefined;
+      }
+      const owner = this.registry.store.cache.get({ resource: kind.plural, namespace: kind.namespaced ? namespace : "", name: ref.name })?.object;
+      if (!owner || owner.metadata.uid !== ref.uid) {
+        const elsewhere = this.byUid(ref.uid);
+        if (elsewhere && kind.namespaced && elsewhere.metadata.namespace !== namespace) this.reportInvalidNamespace(item, ref);
+        out.dangling.push(ref);
+      } else if (isDeletingDependents(owner)) {
+        out.waiting.push(ref);
+      } else {
+        out.solid.push(ref);
+      }
+    }
+    return out;
+  }
+
+  /** kube's OwnerRefInvalidNamespace Warning, about the dependent, once per reference. */
+  private reportInvalidNamespace(item: KubeObject, ref: OwnerReference): void {
+    const id = `${item.metadata.uid}/${ref.uid}`;
+    if (this.reported.has(id)) return;
+    this.reported.add(id);
+    const namespace = item.metadata.namespace ?? "";
+    this.recorder?.event(item, "Warning", "OwnerRefInvalidNamespace",
+      `ownerRef [${ref.apiVersion}/${ref.kind}, namespace: ${namespace}, name: ${ref.name}, uid: ${ref.uid}] does not exist in namespace "${namespace}"`, COMPONENT);
+  }
+
+  private dependentObjects(uid: string): KubeObject[] {
+    const out: KubeObject[] = [];
+    for (const dep of this.dependents.get(uid) ?? []) {
+      const o = this.byUid(dep);
+      if (o && ownersOf(o).some((r) => r.uid === uid)) out.push(o);
+    }
+    return out;
+  }
+
+  // --- writes, as the collector's identity; pinned to the version decided on ---------------------------
+
+  private kindOf(o: KubeObject): AnyKind | undefined {
+    const key = this.located.get(o.metadata.uid!);
+    return key ? this.kindsByPlural.get(key.resource) : undefined;
+  }
+
+  /** Deletes with uid and resourceVersion preconditions; gone already is success, a conflict is retried. */
+  private async deleteObject(o: KubeObject, propagationPolicy: NonNullable<DeleteOptions["propagationPolicy"]>): Promise<void> {
+    const kind = this.kindOf(o);
+    if (!kind) return;
+    try {
+      await this.registry.delete(kind, o.metadata.namespace ?? "", o.metadata.name!, {
+        propagationPolicy, preconditions: { uid: o.metadata.uid, resourceVersion: o.metadata.resourceVersion }, dryRun: false, user: this.user,
+      });
+    } catch (err) {
+      if (isStatusError(err) && err.code === 404) return;
+      throw err;
+    }
+  }
+
+  private async removeFinalizer(o: KubeObject, finalizer: string): Promise<void> {
+    await this.rewrite(o, (cur) => {
+      if (!finalizersOf(cur).includes(finalizer)) return undefined;
+      const rest = finalizersOf(cur).filter((f) => f !== finalizer);
+      return { ...cur, metadata: { ...cur.metadata, finalizers: rest.length ? rest : undefined } };
+    });
+  }
+
+  /** An update of what `change` makes of the object, pinned to its resourceVersion (a conflict retries). */
+  private async rewrite(o: KubeObject, change: (o: KubeObject) => KubeObject | undefined): Promise<void> {
+    const kind = this.kindOf(o);
+    const next = change(o);
+    if (!kind || !next) return;
+    try {
+      await this.registry.update(kind, o.metadata.namespace ?? "", o.metadata.name!, next, { dryRun: false, fieldValidation: "Ignore", user: this.user });
+    } catch (err) {
+      if (isStatusError(err) && err.code === 404) return;
+      throw err;
+    }
+  }
+}
+
+function sameOwners(a: OwnerReference[], b: OwnerReference[]): boolean {
+  return a.length === b.length && a.every((r, i) => r.uid === b[i].uid && r.blockOwnerDeletion === b[i].blockOwnerDeletion);
+}
