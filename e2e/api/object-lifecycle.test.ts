@@ -2,7 +2,7 @@
 // collector's three propagation policies on an owner tree, delete collection, races, and a restart in the
 // middle of a foreground deletion — with kubectl and raw HTTPS.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { openWatch, sleep } from "./cluster";
+import { openWatch, sleep, startSharedServers } from "./cluster";
 import { createNamespaces, startServer, stopAll, waitFor, type Server } from "./harness";
 import { expectStatus } from "./kinds";
 
@@ -297,4 +297,54 @@ describe("restart", () => {
       await s.stop();
     }
   }, 120_000);
+
+  test("two processes on one store: one collects; when it dies the other takes the work over", async () => {
+    const [a, b] = await startSharedServers(2);
+    const leasePath = "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/cluster-core-controllers";
+    try {
+      await createNamespaces(b, NS);
+      const leader = (await b.request("GET", leasePath)).body.spec.holderIdentity;
+      expect(leader).toBeTruthy();
+      const owner = await createCM(b, "m-owner");
+      await createCM(b, "m-child", [ownerRef(owner)], { finalizers: ["example.com/hold"] });
+      await b.request("DELETE", cmPath("m-owner"), { body: { propagationPolicy: "Foreground" } });
+      await waitFor("child marked by the collector", async () =>
+        (await b.request("GET", cmPath("m-child"))).body.metadata?.deletionTimestamp ? true : undefined);
+      // The first process took the controllers' Lease; it dies with the owner still waiting.
+      await a.kill9();
+      await b.request("PATCH", cmPath("m-child"), { body: { metadata: { finalizers: null } }, contentType: "application/merge-patch+json" });
+      await waitFor("owner removed by the surviving process", async () => ((await exists(b, cmPath("m-owner"))) ? undefined : true), 40_000);
+      expect((await b.request("GET", leasePath)).body.spec.holderIdentity).not.toBe(leader);
+    } finally {
+      await b.stop();
+    }
+  }, 150_000);
+});
+
+describe("namespace deletion", () => {
+  test("propagationPolicy=Foreground marks the namespace; it waits for the finalizers of its content", async () => {
+    await createNamespaces(server, "life-ns");
+    await server.request("POST", "/api/v1/namespaces/life-ns/configmaps", { body: { metadata: { name: "held", finalizers: ["example.com/hold"] } } });
+    const del = await server.request("DELETE", "/api/v1/namespaces/life-ns", { body: { propagationPolicy: "Foreground" } });
+    expect(del.status).toBe(200);
+    expect(del.body.metadata.finalizers).toEqual(["foregroundDeletion"]);
+    expect(del.body.status.phase).toBe("Terminating");
+    // The collector releases the namespace's own finalizer (nothing depends on it); the content still holds it.
+    const waiting = await waitFor("namespace waiting on content finalizers", async () => {
+      const ns = (await server.request("GET", "/api/v1/namespaces/life-ns")).body;
+      const cond = (ns.status?.conditions ?? []).find((c: any) => c.type === "NamespaceFinalizersRemaining");
+      return !ns.metadata?.finalizers && cond?.status === "True" ? ns : undefined;
+    });
+    expect(waiting.status.conditions.find((c: any) => c.type === "NamespaceFinalizersRemaining").message)
+      .toBe("Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances");
+    await server.request("PATCH", "/api/v1/namespaces/life-ns/configmaps/held", { body: { metadata: { finalizers: null } }, contentType: "application/merge-patch+json" });
+    await waitFor("namespace gone", async () => ((await exists(server, "/api/v1/namespaces/life-ns")) ? undefined : true), 20_000);
+  });
+
+  test("kubectl delete namespace --cascade=orphan returns once the namespace is gone", async () => {
+    await createNamespaces(server, "life-orphan");
+    const del = await server.kubectl(["delete", "namespace", "life-orphan", "--cascade=orphan"], { timeoutMs: 60_000 });
+    expect(del.stdout.trim()).toBe('namespace "life-orphan" deleted');
+    expect(await exists(server, "/api/v1/namespaces/life-orphan")).toBe(false);
+  });
 });
