@@ -4,6 +4,7 @@ import http from "node:http";
 import https from "node:https";
 import { nodeApiHandler } from "./lib/api/node-adapter";
 import { isApiPath } from "./lib/api/request-info";
+import { answerUncleanTarget } from "./lib/server/request-target";
 import { getRuntime } from "./lib/server/runtime";
 
 let rt: Awaited<ReturnType<typeof getRuntime>>;
@@ -29,6 +30,7 @@ if (consoleEnabled) {
 
 const api = nodeApiHandler(getRuntime);
 const listener = (req: http.IncomingMessage, res: http.ServerResponse) => {
+  if (answerUncleanTarget(req, res)) return;
   const path = (req.url ?? "/").split("?", 1)[0];
   if (!apiViaNext && isApiPath(path)) return api(req, res);
   if (nextHandler) return void nextHandler(req, res);

@@ -45,3 +45,27 @@ export function checkFields<T>(kind: AnyKind, value: T, check: FieldCheck, dupli
 export function warningHeader(text: string): string {
   return `299 - "${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 }
+
+/** kube's warning recorder limits: past 4096 characters in all, each warning is cut to 256 and the rest dropped. */
+const TRUNCATE_AT_TOTAL = 4 * 1024;
+const TRUNCATE_ITEM = 256;
+
+/**
+ * The `Warning` header values for a response, as kube-apiserver's recorder writes them: duplicates dropped;
+ * while all fit in 4096 characters they go whole, otherwise every one is cut to 256 characters and they are
+ * added until 4096 characters are written.
+ */
+export function warningHeaders(texts: string[]): string[] {
+  const unique = [...new Set(texts)];
+  const length = (t: string) => [...t].length;
+  if (unique.reduce((n, t) => n + length(t), 0) <= TRUNCATE_AT_TOTAL) return unique.map(warningHeader);
+  const out: string[] = [];
+  let written = 0;
+  for (const text of unique) {
+    if (written >= TRUNCATE_AT_TOTAL) break;
+    const cut = length(text) > TRUNCATE_ITEM ? [...text].slice(0, TRUNCATE_ITEM).join("") : text;
+    written += length(cut);
+    out.push(warningHeader(cut));
+  }
+  return out;
+}

@@ -10,7 +10,7 @@ import { ACTION_SUBRESOURCES, apiGroup, apiGroupList, apiResourceList, apiVersio
 import { errors, isStatusError, StatusError } from "./errors";
 import { bodyType, decodeBody, negotiate, unsupportedBody, type OutputFormat } from "./media";
 import { applyPatch, shownPatch } from "./patch";
-import { checkFields, duplicateFields, warningHeader, type FieldCheck } from "./field-validation";
+import { checkFields, duplicateFields, warningHeaders, type FieldCheck } from "./field-validation";
 import { isOpenPath, parseRequestPath, type RequestInfo, type ResourceRequest, type ReviewRequest } from "./request-info";
 import { partialMetadata, table, tableRow, columnDefinitions, type IncludeObject } from "./table";
 import type { OpenApiDocuments } from "./openapi";
@@ -388,7 +388,7 @@ async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, 
       throw errors.methodNotAllowed();
   }
   const res = "list" in answer ? listResponse(answer.list, format, pretty, includeObject(q)) : objectResponse(kind, answer, format, pretty, includeObject(q));
-  if (warnings.length) res.headers.warning = warnings.map(warningHeader);
+  if (warnings.length) res.headers.warning = warningHeaders(warnings);
   return res;
 }
 

@@ -103,7 +103,12 @@ function decodeText(raw: Buffer, type: BodyType, typeName: string, apiVersion?: 
     if (real.length === 0) throw errors.badRequest(`the object provided is unrecognized (must be of type ${typeName}): couldn't get version/kind; json parse error: unexpected end of JSON input (<empty>)`);
     const doc = real[0];
     if (doc.errors.length) throw errors.badRequest(`the object provided is unrecognized (must be of type ${typeName}): couldn't get version/kind; yaml parse error: ${doc.errors[0].message}`);
-    return doc.toJS({ maxAliasCount: 100 });
+    try {
+      return doc.toJS({ maxAliasCount: 100 });
+    } catch (err) {
+      // Unresolved aliases and alias bombs: undecodable like any other malformed body.
+      throw errors.badRequest(`the object provided is unrecognized (must be of type ${typeName}): couldn't get version/kind; yaml parse error: ${(err as Error).message}`);
+    }
   }
   if (text.trim() === "") {
     throw errors.badRequest(`the object provided is unrecognized (must be of type ${typeName}): couldn't get version/kind; json parse error: unexpected end of JSON input (<empty>)`);

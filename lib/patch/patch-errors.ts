@@ -15,10 +15,11 @@ export const rejected = (): StatusError =>
   new StatusError(422, "Invalid", "the server rejected our request due to an error in our request", {});
 
 /**
- * A plain Go error reaching kube-apiserver's error writer: 500, empty reason, the raw text as message, no
- * details (kubectl prints `Error from server: <message>`). Most strategic-merge-patch errors end up here.
+ * A patch that does not fit the object's schema (most strategic-merge-patch errors). kube-apiserver lets
+ * these reach its error writer as plain Go errors (500, empty reason); the fault is the client's, so here
+ * they are 400 BadRequest with the same message.
  */
-export const serverError = (message: string): StatusError => new StatusError(500, "", message);
+export const unfitPatch = (message: string): StatusError => errors.badRequest(message);
 
 /** Throws 400 when `value` nests deeper than MAX_PATCH_DEPTH (objects and arrays count one level each). */
 export function assertDepth(value: unknown, what: string): void {

@@ -15,7 +15,7 @@
 // into an empty map, so directives inside it take effect and nulls are dropped.
 import { fieldSchema, itemSchema, patchStrategies, type Schema } from "../kinds/schema/schema";
 import { goString, goTypeName, goValue, jsonTypeWord } from "./go-format";
-import { assertDepth, badRequest, rejected, serverError, setOwn } from "./patch-errors";
+import { assertDepth, badRequest, rejected, unfitPatch, setOwn } from "./patch-errors";
 
 type JsonMap = Record<string, unknown>;
 
@@ -35,9 +35,9 @@ const MAP = "map[string]interface {}";
 const isMap = (v: unknown): v is JsonMap => typeof v === "object" && v !== null && !Array.isArray(v);
 const hasOwn = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 
-const noMergeKey = (m: unknown, key: string) => serverError(`map: ${goValue(m)} does not contain declared merge key: ${key}`);
-const badArgType = (expected: string, actual: unknown) => serverError(`expected a ${expected}, but received a ${goTypeName(actual)}`);
-const badPatchType = (directive: unknown, m: unknown) => serverError(`unknown patch type: ${goString(directive)} in map: ${goValue(m)}`);
+const noMergeKey = (m: unknown, key: string) => unfitPatch(`map: ${goValue(m)} does not contain declared merge key: ${key}`);
+const badArgType = (expected: string, actual: unknown) => unfitPatch(`expected a ${expected}, but received a ${goTypeName(actual)}`);
+const badPatchType = (directive: unknown, m: unknown) => unfitPatch(`unknown patch type: ${goString(directive)} in map: ${goValue(m)}`);
 
 /**
  * Identity of a scalar as Go's `==` on interface values sees it (type and value), used for merge-key
@@ -106,7 +106,7 @@ function fieldOfDirective(key: string, prefix: string, error: string): string {
 /** The patch strategy of a field other than retainKeys ("" when none), as Go's extractRetainKeysPatchStrategy. */
 function mainStrategy(schema: Schema | undefined): string {
   const strategies = patchStrategies(schema);
-  if (strategies.length > 2) throw serverError(`unexpected patch strategy: [${strategies.join(" ")}]`);
+  if (strategies.length > 2) throw unfitPatch(`unexpected patch strategy: [${strategies.join(" ")}]`);
   return strategies.find((s) => s !== "retainKeys") ?? "";
 }
 
@@ -236,7 +236,7 @@ function validatePatchAgainstOrder(patchList: unknown[], order: unknown[], merge
     o++;
   }
   if (p < nonDelete.length && o >= order.length) {
-    throw serverError(`The order in patch list:\n${goValue(patchList)}\n doesn't match ${SET_ELEMENT_ORDER} list:\n${goValue(order)}\n`);
+    throw unfitPatch(`The order in patch list:\n${goValue(patchList)}\n doesn't match ${SET_ELEMENT_ORDER} list:\n${goValue(order)}\n`);
   }
 }
 
@@ -272,11 +272,11 @@ function elementKind(...lists: unknown[][]): string {
         kind = t;
         if (t === SLICE) throw rejected();
       } else if (t !== kind) {
-        throw serverError(`list element types are not identical: ${goValue(lists)}`);
+        throw unfitPatch(`list element types are not identical: ${goValue(lists)}`);
       }
     }
   }
-  if (kind === undefined) throw serverError("no elements in any of the given slices");
+  if (kind === undefined) throw unfitPatch("no elements in any of the given slices");
   return kind;
 }
 
@@ -338,7 +338,7 @@ function mergeSlice(original: unknown[], patch: unknown[], items: Schema | undef
     return normalizeElementOrder(fromPatch, serverOnly, patch, original, "", false);
   }
 
-  if (!mergeKey) throw serverError(`cannot merge lists without merge key for type ${goKindOf(items)}`);
+  if (!mergeKey) throw unfitPatch(`cannot merge lists without merge key for type ${goKindOf(items)}`);
   const [live, additions] = applyListDirectives(original, patch, mergeKey);
   const merged = live.slice();
   const positions = keyIndex(merged, mergeKey, true);
@@ -389,7 +389,7 @@ function applyListDirectives(original: unknown[], patch: unknown[], mergeKey: st
     } else if (directive === "replace") {
       replace = true;
     } else if (directive === "merge") {
-      throw serverError("merging lists cannot yet be specified in the patch");
+      throw unfitPatch("merging lists cannot yet be specified in the patch");
     } else {
       throw badPatchType(directive, element);
     }

@@ -34,6 +34,15 @@ export interface DeleteOptions {
   user?: UserInfo;
 }
 
+const MAX_UINT64 = 2n ** 64n - 1n;
+
+/** A resourceVersion must be a plain unsigned 64-bit integer (Go's strconv.ParseUint), else kube's 400 at once. */
+export function checkResourceVersion(rv: string): void {
+  if (rv === "") return;
+  if (!/^\d+$/.test(rv)) throw errors.badRequest(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`);
+  if (BigInt(rv) > MAX_UINT64) throw errors.badRequest(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(rv)}: value out of range`);
+}
+
 const isTrue = (v: string | null) => v !== null && v !== "0" && v.toLowerCase() !== "false";
 
 function parseInteger(q: URLSearchParams, name: string): number | undefined {
@@ -77,9 +86,7 @@ export function parseListOptions(q: URLSearchParams, forceWatch = false): ListOp
     sendInitialEvents: q.has("sendInitialEvents") ? isTrue(q.get("sendInitialEvents")) : undefined,
     timeoutSeconds: parseInteger(q, "timeoutSeconds"),
   };
-  if (opts.resourceVersion !== "" && !/^\d+$/.test(opts.resourceVersion)) {
-    throw errors.badRequest(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(opts.resourceVersion)}: invalid syntax`);
-  }
+  checkResourceVersion(opts.resourceVersion);
   const errs: FieldError[] = [];
   if (!["", "NotOlderThan", "Exact"].includes(rvm)) errs.push(field.notSupported("resourceVersionMatch", rvm, ["Exact", "NotOlderThan", ""]));
   else if (rvm) {

@@ -23,7 +23,7 @@ import { compileFilter } from "./object-filter";
 import {
   beginDeletion, checkPreconditions, finalizersForGarbageCollection, markAsDeleting, namespaceFinalizersForGarbageCollection, toTimestamp,
 } from "./deletion";
-import type { DeleteOptions, ListOptions, WriteOptions } from "./options";
+import { checkResourceVersion, type DeleteOptions, type ListOptions, type WriteOptions } from "./options";
 
 /** What a verb answers: an object (with its serialisation when already known) or a list. */
 export type Answer =
@@ -126,6 +126,7 @@ export class Registry {
   // --- read -------------------------------------------------------------------------------------------
 
   async get(kind: AnyKind, namespace: string, name: string, resourceVersion = ""): Promise<Answer> {
+    checkResourceVersion(resourceVersion);
     if (resourceVersion === "") await this.store.cache.catchUp();
     else if (resourceVersion !== "0") await this.waitForRevision(Number(resourceVersion));
     const found = this.store.cache.get(this.key(kind, namespace, name));

@@ -1,0 +1,31 @@
+// The front door's check of the request target, before any routing (what Go's net/http does for
+// kube-apiserver): `*` is only for `OPTIONS *` (200) and otherwise 400; a path with `.`/`..` segments or
+// doubled slashes is answered 301 to its cleaned form, so no router ever sees a path that climbs.
+import type http from "node:http";
+import { posix } from "node:path";
+
+/** Handles the request when its target is not a clean absolute path; returns true if it did. */
+export function answerUncleanTarget(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  const target = req.url ?? "/";
+  if (!target.startsWith("/")) {
+    if (target === "*" && req.method === "OPTIONS") res.writeHead(200, { "content-length": "0" }).end();
+    else res.writeHead(400, { "content-type": "text/plain; charset=utf-8", connection: "close" }).end("400 Bad Request");
+    return true;
+  }
+  const q = target.indexOf("?");
+  const path = q < 0 ? target : target.slice(0, q);
+  const cleaned = cleanPath(path);
+  if (cleaned === path) return false;
+  res.writeHead(301, { location: cleaned + (q < 0 ? "" : target.slice(q)), "content-type": "text/html; charset=utf-8" })
+    .end(`<a href="${escapeHtml(cleaned)}">Moved Permanently</a>.\n`);
+  return true;
+}
+
+/** Go's path.Clean for a URL path, keeping a trailing slash (as net/http's cleanPath does). */
+export function cleanPath(path: string): string {
+  let cleaned = posix.normalize(path);
+  if (path.endsWith("/") && cleaned !== "/" && !cleaned.endsWith("/")) cleaned += "/";
+  return cleaned;
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
