@@ -1,0 +1,146 @@
+// Flow control for the request pipeline, after authentication (kube-apiserver's max-in-flight limits with
+// API Priority and Fairness' idea of fair queuing per flow): two pools of seats, read-only and mutating; a
+// request takes a seat or waits in its user's queue; freed seats go to the waiting users in turn (round
+// robin), so one token's flood cannot starve another's requests. A queue that is full, or a wait that runs
+// out, is answered 429 with Retry-After. Long-running requests (watches) take no seat: they are counted per
+// user and capped apart.
+import { errors, StatusError } from "../api/errors";
+
+export type SeatKind = "readOnly" | "mutating";
+
+export interface FlowControlLimits {
+  /** Seats for reads (kube's --max-requests-inflight, 400). */
+  readOnly: number;
+  /** Seats for writes (kube's --max-mutating-requests-inflight, 200). */
+  mutating: number;
+  /** Longest wait for a seat before 429. */
+  queueWaitMs: number;
+  /** Requests one user may have waiting in one pool. */
+  queueLengthPerUser: number;
+  /** Watches one user may hold open at once. */
+  watchesPerUser: number;
+}
+
+export const DEFAULT_LIMITS: FlowControlLimits = {
+  readOnly: 400, mutating: 200, queueWaitMs: 10_000, queueLengthPerUser: 100, watchesPerUser: 1000,
+};
+
+const TOO_MANY = "Too many requests, please try again later.";
+export const tooManyRequests = (): StatusError => errors.tooManyRequests(TOO_MANY);
+
+/** Gives back a seat (or a watch slot); calling it more than once has no effect. */
+export type Release = () => void;
+
+interface Waiter {
+  grant: (release: Release) => void;
+  refuse: (err: StatusError) => void;
+  timer: NodeJS.Timeout;
+}
+
+/** One pool of seats with a FIFO queue per user, served round robin. */
+class SeatPool {
+  inUse = 0;
+  private readonly queues = new Map<string, Waiter[]>();
+  /** Users with waiting requests, in the order they are served. */
+  private readonly turn: string[] = [];
+
+  constructor(private readonly seats: number, private readonly limits: FlowControlLimits) {}
+
+  get waiting(): number {
+    let n = 0;
+    for (const q of this.queues.values()) n += q.length;
+    return n;
+  }
+
+  acquire(user: string): Release | Promise<Release> {
+    if (this.inUse < this.seats && this.turn.length === 0) return this.seat();
+    const queue = this.queues.get(user) ?? [];
+    if (queue.length >= this.limits.queueLengthPerUser) throw tooManyRequests();
+    return new Promise<Release>((grant, refuse) => {
+      const waiter: Waiter = {
+        grant, refuse,
+        timer: setTimeout(() => this.giveUp(user, waiter), this.limits.queueWaitMs),
+      };
+      waiter.timer.unref();
+      if (!queue.length) {
+        this.queues.set(user, queue);
+        this.turn.push(user);
+      }
+      queue.push(waiter);
+      this.dispatch();
+    });
+  }
+
+  private seat(): Release {
+    this.inUse++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.inUse--;
+      this.dispatch();
+    };
+  }
+
+  /** Free seats go to the next user in turn; a served user goes to the back of the line. */
+  private dispatch(): void {
+    while (this.inUse < this.seats && this.turn.length) {
+      const user = this.turn.shift()!;
+      const queue = this.queues.get(user)!;
+      const waiter = queue.shift()!;
+      if (queue.length) this.turn.push(user); else this.queues.delete(user);
+      clearTimeout(waiter.timer);
+      waiter.grant(this.seat());
+    }
+  }
+
+  private giveUp(user: string, waiter: Waiter): void {
+    const queue = this.queues.get(user);
+    const at = queue?.indexOf(waiter) ?? -1;
+    if (!queue || at < 0) return;
+    queue.splice(at, 1);
+    if (!queue.length) {
+      this.queues.delete(user);
+      this.turn.splice(this.turn.indexOf(user), 1);
+    }
+    waiter.refuse(tooManyRequests());
+  }
+}
+
+export class FlowController {
+  readonly limits: FlowControlLimits;
+  private readonly pools: Record<SeatKind, SeatPool>;
+  private readonly watches = new Map<string, number>();
+
+  constructor(limits: Partial<FlowControlLimits> = {}) {
+    this.limits = { ...DEFAULT_LIMITS, ...limits };
+    this.pools = { readOnly: new SeatPool(this.limits.readOnly, this.limits), mutating: new SeatPool(this.limits.mutating, this.limits) };
+  }
+
+  /** A seat for a request that is not long-running: at once, after a fair wait, or a 429. */
+  admit(user: string, kind: SeatKind): Release | Promise<Release> {
+    return this.pools[kind].acquire(user);
+  }
+
+  /** A watch slot for `user`, or a 429 when they hold the most allowed. */
+  admitLongRunning(user: string): Release {
+    const held = this.watches.get(user) ?? 0;
+    if (held >= this.limits.watchesPerUser) throw tooManyRequests();
+    this.watches.set(user, held + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.watches.get(user) ?? 1) - 1;
+      if (left > 0) this.watches.set(user, left); else this.watches.delete(user);
+    };
+  }
+
+  /** Seats in use and requests waiting, per pool (metrics and tests). */
+  usage(): Record<SeatKind, { inUse: number; waiting: number }> {
+    return {
+      readOnly: { inUse: this.pools.readOnly.inUse, waiting: this.pools.readOnly.waiting },
+      mutating: { inUse: this.pools.mutating.inUse, waiting: this.pools.mutating.waiting },
+    };
+  }
+}
