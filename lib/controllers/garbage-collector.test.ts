@@ -23,7 +23,7 @@ async function cluster(): Promise<TestCluster & { recorded: Recorded[] }> {
 }
 
 const ref = (owner: KubeObject, extra: Partial<OwnerReference> = {}): OwnerReference =>
-  ({ apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name!, uid: owner.metadata.uid!, ...extra });
+  ({ apiVersion: owner.apiVersion!, kind: owner.kind!, name: owner.metadata.name!, uid: owner.metadata.uid!, ...extra });
 
 async function cm(c: TestCluster, name: string, owners: OwnerReference[] = [], finalizers?: string[]): Promise<KubeObject> {
   return objectOf(await c.registry.create(cmKind, "shop", { metadata: { name, ownerReferences: owners, finalizers }, data: { k: name } }, write));
