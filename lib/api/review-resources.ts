@@ -1,22 +1,9 @@
 // The create-only review resources (kube's TokenReview, SelfSubjectReview and the access reviews): answered
-// from the request, never stored. One table for routing, discovery and authorization.
+// from the request, never stored. The table lives with the other API type declarations (lib/kinds/reviews.ts);
+// this module looks reviews up for routing, discovery and authorization.
+import { reviewResources, type ReviewResource } from "../kinds/reviews";
 
-export interface ReviewResource {
-  group: string;
-  plural: string;
-  singular: string;
-  kind: string;
-  namespaced: boolean;
-}
-
-export const reviewResources: ReviewResource[] = [
-  { group: "authentication.k8s.io", plural: "tokenreviews", singular: "tokenreview", kind: "TokenReview", namespaced: false },
-  { group: "authentication.k8s.io", plural: "selfsubjectreviews", singular: "selfsubjectreview", kind: "SelfSubjectReview", namespaced: false },
-  { group: "authorization.k8s.io", plural: "localsubjectaccessreviews", singular: "localsubjectaccessreview", kind: "LocalSubjectAccessReview", namespaced: true },
-  { group: "authorization.k8s.io", plural: "selfsubjectaccessreviews", singular: "selfsubjectaccessreview", kind: "SelfSubjectAccessReview", namespaced: false },
-  { group: "authorization.k8s.io", plural: "selfsubjectrulesreviews", singular: "selfsubjectrulesreview", kind: "SelfSubjectRulesReview", namespaced: false },
-  { group: "authorization.k8s.io", plural: "subjectaccessreviews", singular: "subjectaccessreview", kind: "SubjectAccessReview", namespaced: false },
-];
+export { reviewResources, type ReviewResource };
 
 const byKey = new Map(reviewResources.map((r) => [`${r.group}/${r.plural}`, r]));
 const groups = new Set(reviewResources.map((r) => r.group));

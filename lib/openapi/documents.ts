@@ -2,16 +2,18 @@
 // /openapi/v3/api/v1 and /openapi/v3/apis/<group>/v1 (OpenAPI 3.0), and /openapi/v2 (Swagger 2.0, JSON, every
 // group). Built once from the kind list and memoised.
 import { kindsServedBy, servedGroups } from "../kinds";
+import { ACTION_SUBRESOURCES, reviewGroups, reviewResources, type ReviewResource } from "../kinds/reviews";
 import type { AnyKind } from "../kinds/types";
 import { metaType } from "../kinds/schema/names";
 import { status } from "../kinds/schema/object-meta";
 import type { ObjectSchema } from "../kinds/schema/schema";
 import { Emitter, type JsonSchema } from "./emit";
+import { gnosticDocument } from "./gnostic";
 import { contentHash } from "./hash";
 import { apiResourceList, apiVersions, deleteOptions, listSchema, patch, watchEvent } from "./meta-types";
 import {
-  consumes, kindComponent, kindPaths, operationGroup, operationTag, PATH_PARAMETER_DESCRIPTIONS, PRETTY, produces,
-  type Operation, type PathItem, type QueryParameter,
+  actionPaths, consumes, kindComponent, kindPaths, operationGroup, operationTag, PATH_PARAMETER_DESCRIPTIONS, PRETTY, produces,
+  reviewPaths, type Operation, type PathItem, type QueryParameter,
 } from "./paths";
 
 const TITLE = "Kubernetes";
@@ -30,20 +32,37 @@ function kindSchema(kind: AnyKind): KindSchema {
 /** The kinds of one group ("" = core). */
 const kindsOf = (group: string) => kindsServedBy(group);
 
-/** The groups other than core that have kinds, in name order. */
-function namedGroups(): string[] {
+/** The reviews of one group. */
+const reviewsOf = (group: string) => reviewResources.filter((r) => r.group === group);
+
+/**
+ * The groups other than core with an OpenAPI v3 document: those with kinds, in name order. A group of create-only
+ * reviews has none on purpose (see the README): kubectl then validates a review manifest against /openapi/v2.
+ */
+function v3Groups(): string[] {
   return servedGroups().sort();
 }
 
-/** Registers every component the operations of `of` use, kinds first. */
-function registerComponents(emitter: Emitter, of: AnyKind[]): void {
+/** The groups other than core in /openapi/v2: those with kinds or reviews, in name order. */
+function namedGroups(): string[] {
+  return [...new Set([...servedGroups(), ...reviewGroups()])].sort();
+}
+
+/** Registers every component the operations of `of` and `reviews` use: kinds, action subresources, reviews, meta. */
+function registerComponents(emitter: Emitter, of: AnyKind[], reviews: ReviewResource[]): void {
   for (const kind of of) {
     const s = kindSchema(kind);
     emitter.value(s);
     emitter.value(listSchema(s));
   }
+  for (const kind of of) for (const name of kind.actionSubresources ?? []) if (ACTION_SUBRESOURCES[name]) emitter.value(ACTION_SUBRESOURCES[name].schema);
+  for (const review of reviews) emitter.value(review.schema);
   for (const s of [status, deleteOptions, watchEvent, patch]) emitter.value(s);
 }
+
+/** Every path of a group version: its kinds' operations, their action subresources, its reviews. */
+const groupPaths = (of: AnyKind[], reviews: ReviewResource[]): PathItem[] =>
+  [...of.flatMap(kindPaths), ...of.flatMap(actionPaths), ...reviews.flatMap(reviewPaths)];
 
 const sortKeys = <T>(record: Record<string, T>): Record<string, T> =>
   Object.fromEntries(Object.keys(record).sort().map((k) => [k, record[k]]));
@@ -64,7 +83,7 @@ function v3Content(mediaTypes: string[], ref: string): JsonSchema {
 }
 
 function v3Operation(o: Operation, emitter: Emitter): JsonSchema {
-  const out: JsonSchema = { tags: [operationTag(o.group)], description: o.description, operationId: o.operationId };
+  const out: JsonSchema = { tags: [operationTag(o.tagGroup ?? o.group)], description: o.description, operationId: o.operationId };
   if (o.query.length) out.parameters = o.query.map(v3Parameter);
   if (o.body) out.requestBody = { content: v3Content(consumes(o), emitter.ref(o.body.component)), required: o.body.required };
   const responses: JsonSchema = {};
@@ -118,7 +137,7 @@ export function openapiV3GroupVersion(group: string): JsonSchema {
   if (known) return known;
   const emitter = new Emitter("v3");
   const of = kindsOf(group);
-  registerComponents(emitter, of);
+  registerComponents(emitter, of, []);
   emitter.value(apiResourceList);
   const id = operationGroup(group);
   const paths: Record<string, JsonSchema> = {
@@ -126,7 +145,7 @@ export function openapiV3GroupVersion(group: string): JsonSchema {
       get: discoveryOperation(`get${id}APIResources`, "get available resources", emitter.ref(metaType("APIResourceList")), operationTag(group)),
     },
   };
-  for (const item of of.flatMap(kindPaths)) paths[item.path] = v3PathItem(item, emitter);
+  for (const item of groupPaths(of, [])) paths[item.path] = v3PathItem(item, emitter);
   const doc = v3Document(paths, emitter.components);
   groupVersionDocs.set(group, doc);
   return doc;
@@ -161,7 +180,7 @@ export function openapiV3Index(): JsonSchema {
     api: url("api", openapiV3Api()),
     "api/v1": url("api/v1", openapiV3CoreV1()),
   };
-  for (const group of namedGroups()) paths[`apis/${group}/v1`] = url(`apis/${group}/v1`, openapiV3GroupVersion(group));
+  for (const group of v3Groups()) paths[`apis/${group}/v1`] = url(`apis/${group}/v1`, openapiV3GroupVersion(group));
   index = { paths };
   return index;
 }
@@ -184,7 +203,7 @@ function v2Operation(o: Operation, emitter: Emitter): JsonSchema {
     consumes: consumes(o),
     produces: produces(o),
     schemes: ["https"],
-    tags: [operationTag(o.group)],
+    tags: [operationTag(o.tagGroup ?? o.group)],
     operationId: o.operationId,
   };
   if (parameters.length) out.parameters = parameters;
@@ -201,7 +220,8 @@ export function openapiV2(): JsonSchema {
   if (swagger) return swagger;
   const emitter = new Emitter("v2");
   const everyKind = ["", ...namedGroups()].flatMap(kindsOf);
-  registerComponents(emitter, everyKind);
+  const everyReview = ["", ...namedGroups()].flatMap(reviewsOf);
+  registerComponents(emitter, everyKind, everyReview);
   emitter.value(apiResourceList);
   emitter.value(apiVersions);
   const discovery = (operationId: string, description: string, ref: string, tag: string): JsonSchema => ({
@@ -220,7 +240,7 @@ export function openapiV2(): JsonSchema {
     const id = operationGroup(group);
     paths[groupVersionRoot(group)] = { get: discovery(`get${id}APIResources`, "get available resources", emitter.ref(metaType("APIResourceList")), operationTag(group)) };
   }
-  for (const item of everyKind.flatMap(kindPaths)) {
+  for (const item of groupPaths(everyKind, everyReview)) {
     const out: JsonSchema = {};
     for (const o of item.operations) out[o.method] = v2Operation(o, emitter);
     const kind = item.operations[0].kind;
@@ -241,20 +261,30 @@ export function openapiV2(): JsonSchema {
   return swagger;
 }
 
+let swaggerProtobuf: Uint8Array | undefined;
+
+/** `/openapi/v2` in protobuf: the Swagger 2.0 document as gnostic's `openapi.v2.Document` message. */
+export function openapiV2Protobuf(): Uint8Array {
+  swaggerProtobuf ??= gnosticDocument(openapiV2());
+  return swaggerProtobuf;
+}
+
 // --- serving --------------------------------------------------------------------------------------------------------
 
 /**
- * The document at `/openapi/<version>[/<path>]`: v2 → Swagger 2.0; v3 with path "" → the index, "api", "api/v1"
- * and "apis/<group>/v1" → the group version documents. Undefined for anything else (answer 404). Query strings
- * are not part of `path`.
+ * The document at `/openapi/<version>[/<path>]`: v2 → Swagger 2.0 (as a JSON value, or with `format` "protobuf" as
+ * gnostic's Document message bytes); v3 with path "" → the index, "api", "api/v1" and "apis/<group>/v1" → the
+ * group version documents (JSON only). Undefined for anything else (answer 404). Query strings are not part of
+ * `path`.
  */
-export function openapiDocument(version: "v2" | "v3", path: string): unknown | undefined {
+export function openapiDocument(version: "v2" | "v3", path: string, format: "json" | "protobuf" = "json"): unknown | undefined {
   const p = path.replace(/^\/+|\/+$/g, "");
-  if (version === "v2") return p === "" ? openapiV2() : undefined;
+  if (version === "v2") return p !== "" ? undefined : format === "protobuf" ? openapiV2Protobuf() : openapiV2();
+  if (format !== "json") return undefined;
   if (p === "") return openapiV3Index();
   if (p === "api") return openapiV3Api();
   if (p === "api/v1") return openapiV3CoreV1();
   const group = /^apis\/([^/]+)\/v1$/.exec(p)?.[1];
-  if (group && namedGroups().includes(group)) return openapiV3GroupVersion(group);
+  if (group && v3Groups().includes(group)) return openapiV3GroupVersion(group);
   return undefined;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { kinds } from "../kinds";
+import { reviewResources } from "../kinds/reviews";
 import { jsonSchemaFor, openapiDocument, openapiV2, openapiV3Api, openapiV3CoreV1, openapiV3GroupVersion, openapiV3Index } from "./index";
 
 type Json = Record<string, any>;
@@ -236,6 +237,46 @@ describe("OpenAPI v2 (/openapi/v2, JSON)", () => {
     expect(v2.definitions["io.k8s.api.core.v1.Pod"].properties.metadata).toEqual({
       $ref: "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta", description: expect.any(String),
     });
+  });
+});
+
+describe("create-only types (reviews, serviceaccounts/token)", () => {
+  it("v2 has every review's POST operation and definition, and the token subresource", () => {
+    for (const r of reviewResources) {
+      const path = r.namespaced ? `/apis/${r.group}/v1/namespaces/{namespace}/${r.plural}` : `/apis/${r.group}/v1/${r.plural}`;
+      const item = v2.paths[path] as Json;
+      expect(Object.keys(item).sort(), path).toEqual(["parameters", "post"]);
+      expect(item.post["x-kubernetes-group-version-kind"]).toEqual({ group: r.group, kind: r.kind, version: "v1" });
+      expect(item.post["x-kubernetes-action"]).toBe("post");
+      expect(item.post.parameters.map((p: Json) => p.name)).toEqual(["body", "dryRun", "fieldManager", "fieldValidation"]);
+      expect(item.post.parameters[0].schema).toEqual({ $ref: `#/definitions/${r.schema.name}` });
+      expect(v2.definitions[r.schema.name!]["x-kubernetes-group-version-kind"]).toEqual([{ group: r.group, kind: r.kind, version: "v1" }]);
+    }
+    expect(v2.paths["/apis/authorization.k8s.io/v1/namespaces/{namespace}/localsubjectaccessreviews"].post.operationId).toBe("createAuthorizationV1NamespacedLocalSubjectAccessReview");
+    expect(v2.paths["/apis/authentication.k8s.io/v1/tokenreviews"].post.operationId).toBe("createAuthenticationV1TokenReview");
+    expect(v2.paths["/apis/authentication.k8s.io/v1/"].get.operationId).toBe("getAuthenticationV1APIResources");
+    expect(v2.definitions["io.k8s.api.authorization.v1.SubjectAccessReviewStatus"].required).toEqual(["allowed"]);
+    expect(v2.definitions["io.k8s.api.authentication.v1.UserInfo"].properties.extra).toMatchObject({ type: "object", additionalProperties: { type: "array", items: { type: "string" } } });
+    expect(unresolvedRefs(v2, v2.definitions, "#/definitions/")).toEqual([]);
+  });
+
+  it("v3 core/v1 has serviceaccounts/{name}/token with the TokenRequest GVK, tagged core_v1", () => {
+    const token = v3.paths["/api/v1/namespaces/{namespace}/serviceaccounts/{name}/token"] as Json;
+    expect(token.post).toMatchObject({
+      operationId: "createCoreV1NamespacedServiceAccountToken", tags: ["core_v1"], "x-kubernetes-action": "post",
+      "x-kubernetes-group-version-kind": { group: "authentication.k8s.io", kind: "TokenRequest", version: "v1" },
+    });
+    expect(token.parameters.map((p: Json) => `${p.in}:${p.name}`)).toEqual(["path:namespace", "path:name", "query:pretty"]);
+    expect(schemas["io.k8s.api.authentication.v1.TokenRequest"].required).toEqual(["spec"]);
+    expect(unresolvedRefs(v3, schemas, "#/components/schemas/")).toEqual([]);
+  });
+
+  it("v3 has no document for a group of reviews only (kubectl then validates them against v2)", () => {
+    const index = openapiV3Index() as Json;
+    for (const g of ["authentication.k8s.io", "authorization.k8s.io"]) {
+      expect(index.paths[`apis/${g}/v1`]).toBeUndefined();
+      expect(openapiDocument("v3", `apis/${g}/v1`)).toBeUndefined();
+    }
   });
 });
 

@@ -3,6 +3,7 @@
 // `x-kubernetes-group-version-kind` on each operation, query parameters declared on the operation itself (kubectl
 // looks for `fieldValidation` among a PATCH operation's own parameters to switch to server-side validation).
 import { groupVersionPath } from "../kinds";
+import { ACTION_SUBRESOURCES, type ReviewResource } from "../kinds/reviews";
 import type { AnyKind } from "../kinds/types";
 import { coreType, metaType } from "../kinds/schema/names";
 
@@ -23,6 +24,8 @@ export interface Operation {
   /** API group of the kind ("" for core). */
   group: string;
   kind: string;
+  /** The group version whose tag the operation carries when it is not the kind's (`serviceaccounts/token`: core). */
+  tagGroup?: string;
   query: QueryParameter[];
   /** Request body component: the object, a patch, DeleteOptions. */
   body?: { component: string; patch?: boolean; required: boolean };
@@ -214,6 +217,50 @@ export function kindPaths(kind: AnyKind): PathItem[] {
   }
   return items;
 }
+
+/**
+ * The create-only subresources a kind names (`serviceaccounts/{name}/token` → authentication.k8s.io/v1
+ * TokenRequest, `createCoreV1NamespacedServiceAccountToken`), tagged with the kind's group version.
+ */
+export function actionPaths(kind: AnyKind): PathItem[] {
+  const G = kind.group ?? "";
+  const id = operationGroup(G);
+  const ns = kind.namespaced ? "Namespaced" : "";
+  const base = kind.namespaced ? `${groupVersionPath(kind)}/namespaces/{namespace}/${kind.plural}` : `${groupVersionPath(kind)}/${kind.plural}`;
+  return (kind.actionSubresources ?? []).flatMap((name): PathItem[] => {
+    const made = ACTION_SUBRESOURCES[name];
+    if (!made?.schema.name) return [];
+    const sub = name.charAt(0).toUpperCase() + name.slice(1);
+    const component = made.schema.name;
+    return [{
+      path: `${base}/{name}/${name}`,
+      pathParameters: [...(kind.namespaced ? ["namespace" as const] : []), "name"],
+      operations: [{
+        method: "post", operationId: `create${id}${ns}${kind.kind}${sub}`, action: "post", description: `create ${name} of ${article(kind.kind)} ${kind.kind}`,
+        group: made.group, kind: made.kind, tagGroup: G, query: WRITE_QUERY,
+        body: { component, required: true }, responses: [ok(component), created(component), accepted(component)],
+      }],
+    }];
+  });
+}
+
+/** The one operation of a review: `POST /apis/<group>/v1/[namespaces/{namespace}/]<plural>`. */
+export function reviewPaths(review: ReviewResource): PathItem[] {
+  const id = operationGroup(review.group);
+  const gv = `/apis/${review.group}/v1`;
+  const component = review.schema.name ?? review.kind;
+  return [{
+    path: review.namespaced ? `${gv}/namespaces/{namespace}/${review.plural}` : `${gv}/${review.plural}`,
+    pathParameters: review.namespaced ? ["namespace"] : [],
+    operations: [{
+      method: "post", operationId: `create${id}${review.namespaced ? "Namespaced" : ""}${review.kind}`, action: "post",
+      description: `create ${article(review.kind)} ${review.kind}`, group: review.group, kind: review.kind, query: WRITE_QUERY,
+      body: { component, required: true }, responses: [ok(component), created(component), accepted(component)],
+    }],
+  }];
+}
+
+const article = (kind: string) => (/^[AEIOU]/.test(kind) ? "an" : "a");
 
 export const PATH_PARAMETER_DESCRIPTIONS = {
   name: (kind: string) => `name of the ${kind}`,
