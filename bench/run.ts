@@ -4,7 +4,8 @@
 //
 // Environment:
 //   BENCH_QUICK=1            ~1.5 minute smoke run: 1 round, 3 s runs, W=1000 only, no plain-HTTP row
-//   BENCH_SCENARIOS=a,b      any of create,get,get-rbac,get-audit,list,list-pages,watch,watch-<W>,watch-http,watch-http-<W>
+//   BENCH_SCENARIOS=a,b      any of create,get,get-rbac,get-audit,get-metrics,list,list-pages,watch,watch-<W>,watch-http,watch-http-<W>,replicas,
+//                            get-protobuf,list-protobuf,watch-protobuf,watch-protobuf-<W>
 //   BENCH_ROUNDS=n           measured rounds per target (default 3; quick 1)
 //   BENCH_DURATION=s         seconds per load run and per watch event phase (default 10; quick 3)
 //   BENCH_WATCHERS=a,b,c     watcher counts for `watch` (default 100,1000,5000; quick 1000)
@@ -15,6 +16,9 @@
 //   BENCH_CPU_PROF=1         start our server with --cpu-prof (profiles go to a temp folder, path printed)
 //   BENCH_KEEP_TMP=1         keep the scratch folders (data dirs, fixtures)
 //   BENCH_OUT=path           write the JSON there instead of bench/results/<timestamp>.json
+//   BENCH_PG_URL=url         replicas: use this PostgreSQL server (default: a throw-away cluster from Debian's postgresql)
+//   BENCH_REPLICA_WATCHERS=n replicas: watchers per latency run (default 10)
+//   BENCH_REPLICA_RATE=r     replicas: writes per second in the latency runs (default 100)
 import autocannon, { type RequestSpec, type Result } from "autocannon";
 import Database from "better-sqlite3";
 import { execFileSync } from "node:child_process";
@@ -28,6 +32,7 @@ import {
   freePort, installCleanup, killAllChildren, median, openFileLimit, probe, procMemory, raiseOpenFileLimit, round, sleep,
   startChild, stopChild, waitForOutput, type Child, type ProbeStats,
 } from "./common";
+import { benchPostgres } from "./postgres";
 import { collectionPath, RBAC_FILLER_COUNT, rbacFixture, READER_SA, type SeedObject } from "./rbac-fixture";
 import type { WatchClientConfig, WatchClientResult } from "./watch-client";
 
@@ -38,7 +43,8 @@ const ROUNDS = Number(env.BENCH_ROUNDS ?? (QUICK ? 1 : 3));
 const DURATION = Number(env.BENCH_DURATION ?? (QUICK ? 3 : 10));
 const WARMUP = QUICK ? 1 : 3;
 const WATCHERS = (env.BENCH_WATCHERS ?? (QUICK ? "1000" : "100,1000,5000")).split(",").map(Number).filter((n) => n > 0);
-const ALL_SCENARIOS = ["create", "get", "get-rbac", "get-audit", "list", "list-pages", "watch", "watch-http"];
+const ALL_SCENARIOS = ["create", "get", "get-rbac", "get-audit", "get-metrics", "list", "list-pages", "watch", "watch-http", "replicas", "get-protobuf", "list-protobuf", "watch-protobuf"];
+const PROTOBUF = "application/vnd.kubernetes.protobuf";
 /** Quick mode leaves out the plain-HTTP comparison row unless asked for. */
 const DEFAULT_SCENARIOS = QUICK ? ALL_SCENARIOS.filter((s) => s !== "watch-http") : ALL_SCENARIOS;
 const SCENARIOS = (env.BENCH_SCENARIOS ?? DEFAULT_SCENARIOS.join(",")).split(",").map((s) => s.trim()).filter(Boolean);
@@ -105,6 +111,8 @@ interface Target {
   caFile: string;
   /** Header value sent to every target (refs ignore it; same request bytes). */
   auth: string;
+  /** Accept header of its requests (default application/json): `ours-protobuf` is `ours` asking for protobuf. */
+  accept?: string;
   dataDir?: string;
   dbFiles: string[];
 }
@@ -214,7 +222,7 @@ function runAutocannon(t: Target, spec: LoadSpec, seconds: number): Promise<Resu
   return new Promise((resolve, reject) => {
     autocannon({
       url: t.url, connections: spec.connections, duration: seconds, pipelining: 1, timeout: 30,
-      headers: { authorization: t.auth, accept: "application/json", ...spec.headers },
+      headers: { authorization: t.auth, accept: t.accept ?? "application/json", ...spec.headers },
       requests: spec.requests(t),
     }, (err, res) => (err ? reject(err) : resolve(res)));
   });
@@ -268,6 +276,8 @@ interface ScenarioResult {
 }
 
 const results: ScenarioResult[] = [];
+/** The runs of the GET group (get-protobuf reads its ours / ours-protobuf pairs from them). */
+let lastGetRuns: LoadRun[] = [];
 
 function loadMedians(runs: LoadRun[], kinds: string[]): Record<string, Record<string, number | null>> {
   const out: Record<string, Record<string, number | null>> = {};
@@ -440,8 +450,10 @@ async function fixtureFrom(t: Target): Promise<{ fixture: string; listRv: string
   const agent = new https.Agent({ keepAlive: false, ca: readFileSync(t.caFile) });
   const list = await httpsJson(t, "GET", `/api/v1/namespaces/${SEED_NS}/configmaps`, undefined, agent);
   agent.destroy();
-  const parsed = JSON.parse(list.text) as { metadata: { resourceVersion: string }; items: unknown[] };
-  if (parsed.items.length !== SEED_COUNT) throw new Error(`seed: list has ${parsed.items.length} items`);
+  const parsed = JSON.parse(list.text) as { metadata: { resourceVersion: string }; items: { metadata: { name: string } }[] };
+  // The root-ca-cert-publisher adds kube-root-ca.crt to every namespace, as kube's does.
+  const seeded = parsed.items.filter((o) => o.metadata.name !== "kube-root-ca.crt").length;
+  if (seeded !== SEED_COUNT) throw new Error(`seed: list has ${seeded} seeded items`);
   const fixture = path.join(scratch, "fixture.ndjson");
   writeFileSync(fixture, parsed.items.map((o) => JSON.stringify(o)).join("\n") + "\n");
   return { fixture, listRv: parsed.metadata.resourceVersion };
@@ -502,9 +514,10 @@ function dirBytes(dir: string): number {
 
 async function scenariosRead(which: string[]): Promise<void> {
   const viaApi = env.BENCH_SEED === "api";
-  const gets = ["get", "get-rbac", "get-audit"].filter((s) => which.includes(s));
+  const gets = ["get", "get-rbac", "get-audit", "get-metrics", "get-protobuf"].filter((s) => which.includes(s));
   const rbac = which.includes("get-rbac");
   const audit = which.includes("get-audit");
+  const metricsOff = which.includes("get-metrics");
   log(`seeding ${SEED_COUNT} ConfigMaps into namespace ${SEED_NS}${rbac ? " and the get-rbac fixture (1,000 Roles + 1,000 RoleBindings)" : ""} ${viaApi ? "through our HTTPS API" : "through lib/registry + lib/storage, before the server starts"}`);
   const dataDir = path.join(scratch, `ours-${++serverSeq}`);
   const storeSeconds = viaApi ? 0 : await seedStore(dataDir, rbac);
@@ -513,9 +526,13 @@ async function scenariosRead(which: string[]): Promise<void> {
   const auditDataDir = path.join(scratch, `ours-${++serverSeq}`);
   const auditDir = path.join(scratch, `audit-${serverSeq}`);
   if (audit && !viaApi) cpSync(dataDir, auditDataDir, { recursive: true });
+  // get-metrics: likewise, a server with CLUSTER_CORE_METRICS=off (no request instrumentation) to compare with.
+  const noMetricsDataDir = path.join(scratch, `ours-${++serverSeq}`);
+  if (metricsOff && !viaApi) cpSync(dataDir, noMetricsDataDir, { recursive: true });
   const ours = await startOurs({ dataDir });
   let bare: Target | undefined;
   let oursAudit: Target | undefined;
+  let oursNoMetrics: Target | undefined;
   try {
     const seconds = viaApi ? await seedApi(ours, rbac) : storeSeconds;
     const seeded = await fixtureFrom(ours);
@@ -542,6 +559,14 @@ async function scenariosRead(which: string[]): Promise<void> {
         if (viaApi) await seedApi(a, rbac);
         targets.push(a);
       }
+      if (metricsOff) {
+        const n = await startOurs({ dataDir: noMetricsDataDir, label: "ours-nometrics", env: { CLUSTER_CORE_METRICS: "off" } });
+        oursNoMetrics = n;
+        if (viaApi) await seedApi(n, rbac);
+        targets.push(n);
+      }
+      const oursPb: Target = { ...ours, label: "ours-protobuf", accept: PROTOBUF };
+      if (which.includes("get-protobuf")) targets.push(oursPb);
       targets.push(bare);
       log(`get: GET one of ${SEED_COUNT} ConfigMaps by name (random), C=${C}; ${targets.map(targetName).join(", ")}`);
       const auditBytes0 = { v: 0 };
@@ -556,6 +581,7 @@ async function scenariosRead(which: string[]): Promise<void> {
         },
       };
       const runs = await interleavedLoad(targets, spec);
+      lastGetRuns = runs;
       const labels = targets.map(targetName);
       const medians = loadMedians(runs, labels);
       const cleanOf = (label: string) => runs.filter((x) => x.target === label).every((x) => x.non2xx === 0 && x.errors === 0 && x.timeouts === 0);
@@ -617,6 +643,65 @@ async function scenariosRead(which: string[]): Promise<void> {
           ],
         });
       }
+
+      if (metricsOff) {
+        const r = ratio(medians.ours.rps, medians["ours-nometrics"].rps);
+        results.push({
+          scenario: "get-metrics", title: `get by name, admin, metrics on vs off (C=${C})`,
+          params: { ...params, metrics: "ours: default (request metrics on); ours-nometrics: CLUSTER_CORE_METRICS=off" },
+          ...pick(["ours", "ours-nometrics", "bare-http"]),
+          ratios: { "ours vs ours-nometrics": r },
+          targets: [
+            atLeast("get with request metrics vs without (informational)", r, 0.95, "issue 12 (informational)", "ours vs ours-nometrics"),
+            { name: "no errors / non-2xx (no metrics)", goal: "0", value: cleanOf("ours-nometrics"), met: cleanOf("ours-nometrics"), source: "plan §8.1 rule 3" },
+          ],
+          notes: [
+            seedNote,
+            "ours-nometrics = a second server on a copy of the same data with CLUSTER_CORE_METRICS=off (no apiserver_request_* recording, no /metrics). Both servers run during the whole group.",
+          ],
+        });
+      }
+    }
+
+    const protobufNote = "ours-protobuf = the same server and requests with Accept: application/vnd.kubernetes.protobuf (what client-go's typed clients and informers send); interleaved with the JSON ones.";
+    if (which.includes("get-protobuf")) {
+      const check = await protobufCheck(ours);
+      const runs = lastGetRuns;
+      const medians = loadMedians(runs, ["ours", "ours-protobuf"]);
+      const r = ratio(medians["ours-protobuf"].rps, medians.ours.rps);
+      const clean = runs.filter((x) => x.target === "ours-protobuf").every((x) => x.non2xx === 0 && x.errors === 0 && x.timeouts === 0);
+      results.push({
+        scenario: "get-protobuf", title: "get by name, protobuf vs JSON (C=10)",
+        params: { connections: 10, durationS: DURATION, rounds: ROUNDS, objects: SEED_COUNT, protobufCheck: check },
+        runs: runs.filter((x) => x.target === "ours" || x.target === "ours-protobuf"), medians,
+        ratios: { "ours-protobuf vs ours": r },
+        targets: [
+          atLeast("protobuf GET throughput vs JSON GET", r, 1, "issue 11", "ours-protobuf vs ours"),
+          { name: "protobuf answers (k8s\\0 bodies, every item)", goal: "true", value: check.ok, met: check.ok, source: "issue 11" },
+          { name: "no errors / non-2xx (protobuf)", goal: "0", value: clean, met: clean, source: "plan §8.1 rule 3" },
+        ],
+        notes: [seedNote, protobufNote],
+      });
+    }
+
+    if (which.includes("list-protobuf")) {
+      const C = 2;
+      log(`list-protobuf: whole namespace (${SEED_COUNT} objects), protobuf vs JSON on the same server, C=${C}`);
+      const check = await protobufCheck(ours);
+      const spec: LoadSpec = { connections: C, requests: () => [{ method: "GET", path: `/api/v1/namespaces/${SEED_NS}/configmaps` }] };
+      const runs = await interleavedLoad([ours, { ...ours, label: "ours-protobuf", accept: PROTOBUF }], spec);
+      const medians = loadMedians(runs, ["ours", "ours-protobuf"]);
+      const r = ratio(medians["ours-protobuf"].rps, medians.ours.rps);
+      results.push({
+        scenario: "list-protobuf", title: `list ${SEED_COUNT} whole, protobuf vs JSON (C=${C})`,
+        params: { connections: C, durationS: DURATION, rounds: ROUNDS, objects: SEED_COUNT, protobufCheck: check },
+        runs, medians, ratios: { "ours-protobuf vs ours": r },
+        targets: [
+          atLeast("protobuf list throughput vs JSON list", r, 1, "issue 11", "ours-protobuf vs ours"),
+          { name: "protobuf answers (k8s\\0 bodies, every item)", goal: "true", value: check.ok, met: check.ok, source: "issue 11" },
+        ],
+        notes: [seedNote, protobufNote, "JSON lists splice the stored serialisations; protobuf lists copy each object's kept encoding (made once per stored object)."],
+      });
     }
 
     if (which.includes("list")) {
@@ -679,7 +764,7 @@ async function scenariosRead(which: string[]): Promise<void> {
       });
     }
   } finally {
-    await Promise.all([ours, bare, oursAudit].filter((t): t is Target => !!t).map((t) => stopChild(t.child)));
+    await Promise.all([ours, bare, oursAudit, oursNoMetrics].filter((t): t is Target => !!t).map((t) => stopChild(t.child)));
   }
 }
 
@@ -722,7 +807,7 @@ async function settle(c: Child): Promise<void> {
   await sleep(1000);
 }
 
-async function watchRun(kind: "ours" | "fanout", W: number, roundNo: number, plain: boolean): Promise<WatchRun> {
+async function watchRun(kind: "ours" | "fanout", W: number, roundNo: number, plain: boolean, protobuf = false): Promise<WatchRun> {
   const t = kind === "ours" ? await startOurs({ plain, gc: true }) : await startRef("fanout", { plain, gc: true });
   let client: Child | undefined;
   try {
@@ -733,7 +818,7 @@ async function watchRun(kind: "ours" | "fanout", W: number, roundNo: number, pla
     const cfg: WatchClientConfig = {
       baseUrl: t.url, caFile: plain ? undefined : t.caFile, token: kind === "ours" ? ourToken : FAKE_TOKEN, createNamespaces: kind === "ours",
       watchers: W, events, rate, namespace: `watch-${W}-r${roundNo}`, primeWatchers: 20, primeEvents: 50,
-      deliveryTimeoutMs: 15_000, fillerBytes: 1024,
+      deliveryTimeoutMs: 15_000, fillerBytes: 1024, protobuf,
     };
     client = startChild("watch-client", process.execPath, ["--import", "tsx", "bench/watch-client.ts", JSON.stringify(cfg)], { cwd: ROOT, ipc: true, env: cleanEnv() });
     const clientFd = await raiseOpenFileLimit(client.pid, need);
@@ -764,6 +849,83 @@ async function watchRun(kind: "ours" | "fanout", W: number, roundNo: number, pla
     if (client) await stopChild(client, 5000);
     await stopChild(t.child);
   }
+}
+
+/**
+ * watch-protobuf-<W>: the same fan-out on our server, JSON watchers vs protobuf watchers (each run a fresh
+ * server, alternating), compared on delivery latency.
+ */
+async function scenarioWatchProtobuf(W: number): Promise<void> {
+  const rate = watchRate(W);
+  const events = Math.max(5, Math.round(rate * DURATION));
+  const name = `watch-protobuf-${W}`;
+  log(`${name}: ${W} watchers, ${events} events at ${rate}/s, JSON vs protobuf watch streams`);
+  const runs: (WatchRun & { variant: string })[] = [];
+  for (let r = 1; r <= ROUNDS; r++) {
+    for (const variant of ["ours", "ours-protobuf"] as const) {
+      const run = { ...(await watchRun("ours", W, r, false, variant === "ours-protobuf")), variant };
+      const c = run.client;
+      log(`  round ${r} ${variant.padEnd(13)} delivered ${c.delivered}/${c.expected} complete=${c.complete} p50 ${c.latencyMs.p50} p99 ${c.latencyMs.p99} ms  RSS/watcher ${run.rssPerWatcherKiB} KiB  ELD p99 ${run.eldP99Ms} ms`);
+      runs.push(run);
+    }
+  }
+  const pick = (k: string, f: (r: WatchRun) => number | null) => median(runs.filter((r) => r.variant === k).map(f).filter((x): x is number => x !== null));
+  const medians: Record<string, Record<string, number | null>> = {};
+  for (const k of ["ours", "ours-protobuf"]) {
+    medians[k] = {
+      p50: pick(k, (r) => r.client.latencyMs.p50), p99: pick(k, (r) => r.client.latencyMs.p99), max: pick(k, (r) => r.client.latencyMs.max),
+      rssPerWatcherKiB: pick(k, (r) => r.rssPerWatcherKiB), eldP99Ms: pick(k, (r) => r.eldP99Ms), writeP99Ms: pick(k, (r) => r.client.writes.p99Ms),
+    };
+  }
+  const complete = runs.filter((r) => r.variant === "ours-protobuf").every((r) => r.client.complete && r.client.sameOrder);
+  const p99 = ratio(medians["ours-protobuf"].p99, medians.ours.p99);
+  results.push({
+    scenario: name, title: `watch fan-out W=${W}, protobuf vs JSON`,
+    params: { watchers: W, events, ratePerSec: rate, deliveriesPerSec: W * rate, rounds: ROUNDS, transport: "https" },
+    runs, medians,
+    ratios: { "protobuf p99 vs JSON p99": p99, "protobuf p50 vs JSON p50": ratio(medians["ours-protobuf"].p50, medians.ours.p50) },
+    targets: [
+      { name: "every protobuf watcher got every event, in RV order", goal: "true", value: complete, met: complete, source: "issue 11" },
+      atMost("protobuf delivery p99 vs JSON delivery p99", p99, 1, "issue 11", "protobuf p99 vs JSON p99"),
+    ],
+    notes: [
+      `${events} events of a 1 KiB ConfigMap at ${rate}/s; latency = write sent -> event decoded, in the client process.`,
+      "The JSON client parses each line with JSON.parse; the protobuf client reads the frame and decodes only the fields it checks (type, resourceVersion, data.run, data.seq).",
+      "Every run starts a fresh server; both variants share one encoding per event among their watchers.",
+    ],
+  });
+}
+
+/**
+ * One protobuf GET and one protobuf list of the seeded namespace, decoded with the server's own declarations:
+ * the runs measure real protobuf answers, every item included.
+ */
+async function protobufCheck(t: Target): Promise<{ ok: boolean; getBytes: number; listBytes: number; listItems: number }> {
+  const { decodeMessage } = await serverModule<typeof import("../lib/codec/protobuf/decode")>("lib/codec/protobuf/decode.ts");
+  const { Reader } = await serverModule<typeof import("../lib/codec/protobuf/wire")>("lib/codec/protobuf/wire.ts");
+  const fetchPb = (p: string) => new Promise<{ type: string; body: Buffer }>((resolve, reject) => {
+    const u = new URL(t.url);
+    const req = https.request({ host: u.hostname, port: u.port, path: p, ca: readFileSync(t.caFile), agent: false, headers: { authorization: t.auth, accept: PROTOBUF } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ type: String(res.headers["content-type"]), body: Buffer.concat(chunks) }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+  const raw = (body: Buffer): Uint8Array => {
+    const r = new Reader(body, 4);
+    while (!r.done) { const k = r.key("Unknown"); if (k.no === 2) return r.bytes(); r.skip(k.wire); }
+    return new Uint8Array();
+  };
+  const one = await fetchPb(`/api/v1/namespaces/${SEED_NS}/configmaps/${seedName(0)}`);
+  const list = await fetchPb(`/api/v1/namespaces/${SEED_NS}/configmaps`);
+  const magic = (b: Buffer) => b.subarray(0, 4).equals(Buffer.from([0x6b, 0x38, 0x73, 0x00]));
+  const item = magic(one.body) ? decodeMessage("ConfigMap", raw(one.body)) : {};
+  const items = magic(list.body) ? ((decodeMessage("ConfigMapList", raw(list.body)).items as unknown[] | undefined) ?? []) : [];
+  const ok = one.type === PROTOBUF && list.type === PROTOBUF && (item.metadata as { name?: string } | undefined)?.name === seedName(0) && items.length >= SEED_COUNT;
+  log(`  protobuf check: GET ${one.body.length} bytes, list ${list.body.length} bytes with ${items.length} items: ${ok ? "ok" : "NOT OK"}`);
+  return { ok, getBytes: one.body.length, listBytes: list.body.length, listItems: items.length };
 }
 
 async function scenarioWatch(W: number, plain: boolean): Promise<void> {
@@ -814,6 +976,166 @@ async function scenarioWatch(W: number, plain: boolean): Promise<void> {
   });
 }
 
+// --- replicas on one PostgreSQL database (issue 12) ---------------------------------------------------
+
+const REPLICA_WATCHERS = Number(env.BENCH_REPLICA_WATCHERS ?? 10);
+const REPLICA_RATE = Number(env.BENCH_REPLICA_RATE ?? 100);
+
+/** One replica: our server on the shared database, certificate and admin token (as in production). */
+async function startReplica(label: string, shared: Record<string, string>): Promise<Target> {
+  const port = await freePort();
+  const dataDir = path.join(scratch, `ours-${++serverSeq}`);
+  const child = startChild(label, process.execPath, nodeArgs("server.ts", false, CPU_PROF), {
+    cwd: SRC, ipc: true,
+    env: { ...cleanEnv(), PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, CLUSTER_CORE_CONSOLE: "off", NODE_ENV: "production", ...shared },
+  });
+  await waitForOutput(child, /cluster-core listening/, 120_000);
+  return {
+    kind: "ours", label, child, url: `https://127.0.0.1:${port}`, caFile: shared.TLS_CA_FILE, auth: `Bearer ${shared.CLUSTER_ADMIN_TOKEN}`,
+    dataDir, dbFiles: [],
+  };
+}
+
+interface ReplicaWatchRun {
+  target: "same-replica" | "cross-replica";
+  round: number;
+  client: WatchClientResult;
+  /** Event-loop delay of the watchers' replica during the run. */
+  eldP99Ms: number;
+}
+
+/** REPLICA_WATCHERS watchers on `watchOn`, REPLICA_RATE writes/s on `writeOn` (the same replica or another). */
+async function replicaWatchRun(label: ReplicaWatchRun["target"], watchOn: Target, writeOn: Target, token: string, roundNo: number): Promise<ReplicaWatchRun> {
+  const events = Math.max(5, Math.round(REPLICA_RATE * DURATION));
+  const cfg: WatchClientConfig = {
+    baseUrl: watchOn.url, writeBaseUrl: writeOn.url, caFile: watchOn.caFile, token, createNamespaces: true,
+    watchers: REPLICA_WATCHERS, events, rate: REPLICA_RATE, namespace: `${label}-r${roundNo}`, primeWatchers: 5, primeEvents: 50,
+    deliveryTimeoutMs: 15_000, fillerBytes: 1024,
+  };
+  const client = startChild("watch-client", process.execPath, ["--import", "tsx", "bench/watch-client.ts", JSON.stringify(cfg)], { cwd: ROOT, ipc: true, env: cleanEnv() });
+  try {
+    await clientMessage(client, "ready", 120_000);
+    client.proc.send({ cmd: "open" });
+    await clientMessage(client, "opened", 120_000);
+    await probe(watchOn.child, "reset");
+    client.proc.send({ cmd: "write" });
+    const done = await clientMessage(client, "done", 300_000);
+    const s = await probe(watchOn.child, "stats");
+    return { target: label, round: roundNo, client: done.result as WatchClientResult, eldP99Ms: s.eldP99 };
+  } finally {
+    await stopChild(client, 5000);
+  }
+}
+
+interface ReplicaCreateRun {
+  target: "creates-one" | "creates-two";
+  round: number;
+  rps: number;
+  perReplica: number[];
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** POST ConfigMaps with C=10 on each of `targets` at once (one autocannon per replica, in this process). */
+async function replicaCreateRun(label: ReplicaCreateRun["target"], targets: Target[], roundNo: number, seconds: number): Promise<ReplicaCreateRun> {
+  const tag = `${label}-${roundNo}-${Date.now().toString(36)}`;
+  let seq = 0;
+  const spec: LoadSpec = {
+    connections: 10,
+    headers: { "content-type": "application/json" },
+    requests: () => [{
+      method: "POST", path: "/api/v1/namespaces/replicas-create/configmaps",
+      setupRequest: (req) => ({ ...req, body: JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: `c-${tag}-${seq++}` }, data: { v: FILLER } }) }),
+    }],
+  };
+  const runs = await Promise.all(targets.map((t) => runAutocannon(t, spec, seconds)));
+  const perReplica = runs.map((r) => Object.values(r.statusCodeStats ?? {}).reduce((a, v) => a + v.count, 0) / r.duration);
+  return {
+    target: label, round: roundNo, rps: round(perReplica.reduce((a, b) => a + b, 0), 1)!, perReplica: perReplica.map((x) => round(x, 1)!),
+    p50: median(runs.map((r) => r.latency.p50))!, p99: Math.max(...runs.map((r) => r.latency.p99)),
+    non2xx: runs.reduce((a, r) => a + r.non2xx, 0), errors: runs.reduce((a, r) => a + r.errors + r.timeouts, 0),
+  };
+}
+
+async function scenarioReplicas(): Promise<void> {
+  log(`replicas: two replicas on one PostgreSQL database; ${REPLICA_WATCHERS} watchers, ${REPLICA_RATE} writes/s for ${DURATION}s, same vs cross replica; creates C=10 on one vs two replicas; ${ROUNDS} round(s)`);
+  const pg = await benchPostgres();
+  const replicas: Target[] = [];
+  try {
+    const tls = await refTls();
+    const token = `bench-replicas-${Date.now().toString(36)}-admin-token`;
+    const shared = {
+      DATABASE_URL: await pg.database("bench_replicas"), CLUSTER_ADMIN_TOKEN: token,
+      TLS_CERT_FILE: tls.cert, TLS_KEY_FILE: tls.key, TLS_CA_FILE: tls.ca,
+    };
+    replicas.push(await startReplica("replica-a", shared));
+    replicas.push(await startReplica("replica-b", shared));
+    const [a, b] = replicas;
+    const agent = new https.Agent({ keepAlive: false, ca: readFileSync(tls.ca) });
+    await postOk(a, "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "replicas-create" } }, agent);
+    agent.destroy();
+
+    log(`  warm-up (${WARMUP}s of creates on both replicas)`);
+    await replicaCreateRun("creates-two", replicas, 0, WARMUP);
+    const watchRuns: ReplicaWatchRun[] = [];
+    const createRuns: ReplicaCreateRun[] = [];
+    for (let r = 1; r <= ROUNDS; r++) {
+      for (const [label, watchOn] of [["same-replica", a], ["cross-replica", b]] as const) {
+        const run = await replicaWatchRun(label, watchOn, a, token, r);
+        const c = run.client;
+        log(`  round ${r} ${label.padEnd(13)} delivered ${c.delivered}/${c.expected} complete=${c.complete} p50 ${c.latencyMs.p50} p99 ${c.latencyMs.p99} max ${c.latencyMs.max} ms  writes p99 ${c.writes.p99Ms} ms`);
+        watchRuns.push(run);
+      }
+      for (const [label, targets] of [["creates-one", [a]], ["creates-two", [a, b]]] as const) {
+        const run = await replicaCreateRun(label, [...targets], r, DURATION);
+        log(`  round ${r} ${label.padEnd(13)} ${String(run.rps).padStart(8)} creates/s (${run.perReplica.join(" + ")})  p50 ${run.p50} p99 ${run.p99} ms  non2xx ${run.non2xx} errors ${run.errors}`);
+        createRuns.push(run);
+      }
+    }
+    const w = (k: string, f: (x: ReplicaWatchRun) => number | null) => median(watchRuns.filter((x) => x.target === k).map(f).filter((x): x is number => x !== null));
+    const c = (k: string, f: (x: ReplicaCreateRun) => number) => median(createRuns.filter((x) => x.target === k).map(f));
+    const medians: Record<string, Record<string, number | null>> = {};
+    for (const k of ["same-replica", "cross-replica"]) {
+      medians[k] = {
+        p50: w(k, (x) => x.client.latencyMs.p50), p99: w(k, (x) => x.client.latencyMs.p99), max: w(k, (x) => x.client.latencyMs.max),
+        writeP99Ms: w(k, (x) => x.client.writes.p99Ms), eldP99Ms: w(k, (x) => x.eldP99Ms),
+      };
+    }
+    for (const k of ["creates-one", "creates-two"]) medians[k] = { rps: round(c(k, (x) => x.rps), 1), p50: c(k, (x) => x.p50), p99: c(k, (x) => x.p99) };
+    const crossP99 = medians["cross-replica"].p99;
+    const p99Ratio = ratio(crossP99, medians["same-replica"].p99);
+    const scale = ratio(medians["creates-two"].rps, medians["creates-one"].rps);
+    const complete = watchRuns.every((x) => x.client.complete && x.client.sameOrder);
+    const clean = createRuns.every((x) => x.non2xx === 0 && x.errors === 0);
+    results.push({
+      scenario: "replicas", title: "two replicas on one PostgreSQL database",
+      params: {
+        replicas: 2, watchers: REPLICA_WATCHERS, ratePerSec: REPLICA_RATE, events: Math.max(5, Math.round(REPLICA_RATE * DURATION)),
+        createConnectionsPerReplica: 10, durationS: DURATION, rounds: ROUNDS, postgres: pg.origin,
+      },
+      runs: [...watchRuns, ...createRuns], medians,
+      ratios: { "cross / same-replica p99": p99Ratio, "creates two / one replica": scale },
+      targets: [
+        atMost("cross-replica delivery p99 (ms)", crossP99, 100, "issue 12"),
+        atMost("cross-replica p99 vs same-replica p99", p99Ratio, 1.5, "issue 12", "cross / same-replica p99"),
+        atLeast("creates on two replicas together vs one replica", scale, 1.3, "issue 12", "creates two / one replica"),
+        { name: "every watcher got every event, in RV order", goal: "true", value: complete, met: complete, source: "issue 12" },
+        { name: "no errors / non-2xx (creates)", goal: "0", value: clean, met: clean, source: "plan §8.1 rule 3" },
+      ],
+      notes: [
+        "Latency = write sent (to replica A) -> event line parsed from a watch on replica A (same-replica) or on replica B (cross-replica), in one client process; 1 KiB ConfigMaps, open loop.",
+        "Creates: autocannon C=10 against replica A alone, then C=10 against each of A and B at once (two autocannon instances in the orchestrator process, on the same two cores).",
+        "The replicas share the database, one serving certificate (TLS_CERT_FILE/TLS_KEY_FILE with TLS_CA_FILE) and the admin token; each has its own data directory.",
+      ],
+    });
+  } finally {
+    await Promise.all(replicas.map((t) => stopChild(t.child)));
+    pg.stop();
+  }
+}
+
 // --- environment, output -----------------------------------------------------------------------------
 
 function pkgVersion(name: string): string {
@@ -855,7 +1177,24 @@ function printSummary(out: { env: Record<string, unknown> }): void {
     if (s.error) { rows.push([s.scenario, "ERROR", s.error.split("\n")[0].slice(0, 80), "", "", "", "", "NO"]); continue; }
     const refName = Object.keys(s.medians).find((k) => k !== "ours") ?? "";
     const ours = s.medians.ours ?? {}, ref = s.medians[refName] ?? {};
-    if (s.scenario.startsWith("watch")) {
+    if (s.scenario === "replicas") {
+      const m = s.medians, t = (n: string) => s.targets.find((x) => x.name.startsWith(n));
+      const lat = t("cross-replica delivery"), rel = t("cross-replica p99 vs"), sc = t("creates on two"), all = t("every watcher");
+      rows.push([s.scenario, "delivery p50 ms", fmt(m["cross-replica"]?.p50), fmt(m["same-replica"]?.p50), "same-replica", "", "", ""]);
+      rows.push([s.scenario, "delivery p99 ms", fmt(m["cross-replica"]?.p99), fmt(m["same-replica"]?.p99), "same-replica", fmt(s.ratios["cross / same-replica p99"]), `${lat?.goal} ms; ratio ${rel?.goal}`, `${fmt(lat?.met)}; ${fmt(rel?.met)}`]);
+      rows.push([s.scenario, "creates/s", fmt(m["creates-two"]?.rps), fmt(m["creates-one"]?.rps), "one replica", fmt(s.ratios["creates two / one replica"]), sc?.goal ?? "", fmt(sc?.met)]);
+      rows.push([s.scenario, "all delivered in order", fmt(all?.value), "", "", "", "true", fmt(all?.met)]);
+      continue;
+    }
+    if (s.scenario.startsWith("watch-protobuf")) {
+      const pb = s.medians["ours-protobuf"] ?? {};
+      const tp = s.targets.find((x) => x.ratioKey === "protobuf p99 vs JSON p99");
+      const tc = s.targets.find((x) => x.name.startsWith("every protobuf watcher"));
+      rows.push([s.scenario, "delivery p50 ms protobuf", fmt(pb.p50), fmt(ours.p50), "ours (JSON)", fmt(s.ratios["protobuf p50 vs JSON p50"]), "", ""]);
+      rows.push([s.scenario, "delivery p99 ms protobuf", fmt(pb.p99), fmt(ours.p99), "ours (JSON)", fmt(s.ratios["protobuf p99 vs JSON p99"]), tp?.goal ?? "", tp ? fmt(tp.met) : ""]);
+      rows.push([s.scenario, "all delivered in order", fmt(tc?.value), "", "", "", "true", tc ? fmt(tc.met) : ""]);
+      rows.push([s.scenario, "server ELD p99 ms protobuf", fmt(pb.eldP99Ms), fmt(ours.eldP99Ms), "ours (JSON)", "", "", ""]);
+    } else if (s.scenario.startsWith("watch")) {
       const t = (n: string) => s.targets.find((x) => x.name.startsWith(n));
       const tp = t("delivery p99"), tm = t("server RSS"), tc = t("every watcher");
       rows.push([s.scenario, "delivery p50 ms", fmt(ours.p50), fmt(ref.p50), refName, fmt(s.ratios["p50 vs fanout"]), "", ""]);
@@ -902,7 +1241,7 @@ async function waitForQuiet(): Promise<void> {
 
 async function main(): Promise<void> {
   await waitForQuiet();
-  const unknown = SCENARIOS.filter((s) => !ALL_SCENARIOS.includes(s) && !/^watch(-http)?-\d+$/.test(s));
+  const unknown = SCENARIOS.filter((s) => !ALL_SCENARIOS.includes(s) && !/^watch(-http|-protobuf)?-\d+$/.test(s));
   if (unknown.length) throw new Error(`unknown scenario(s) ${unknown.join(", ")}; known: ${ALL_SCENARIOS.join(", ")}, watch-<W>, watch-http-<W>`);
   const started = new Date();
   const loadBefore = os.loadavg().map((x) => round(x)!);
@@ -915,7 +1254,7 @@ async function main(): Promise<void> {
     }
   };
   if (SCENARIOS.includes("create")) await guard("create", scenarioCreate);
-  const reads = ["get", "get-rbac", "get-audit", "list", "list-pages"].filter((s) => SCENARIOS.includes(s));
+  const reads = ["get", "get-rbac", "get-audit", "get-metrics", "get-protobuf", "list", "list-pages", "list-protobuf"].filter((s) => SCENARIOS.includes(s));
   if (reads.length) await guard(reads.join("+"), () => scenariosRead(reads));
   const watchList = new Set<number>();
   if (SCENARIOS.includes("watch")) WATCHERS.forEach((w) => watchList.add(w));
@@ -925,6 +1264,11 @@ async function main(): Promise<void> {
   if (SCENARIOS.includes("watch-http")) httpList.add(1000);
   for (const s of SCENARIOS) { const m = /^watch-http-(\d+)$/.exec(s); if (m) httpList.add(Number(m[1])); }
   for (const W of [...httpList].sort((a, b) => a - b)) await guard(`watch-http-${W}`, () => scenarioWatch(W, true));
+  const protobufList = new Set<number>();
+  if (SCENARIOS.includes("watch-protobuf")) protobufList.add(1000);
+  for (const s of SCENARIOS) { const m = /^watch-protobuf-(\d+)$/.exec(s); if (m) protobufList.add(Number(m[1])); }
+  for (const W of [...protobufList].sort((a, b) => a - b)) await guard(`watch-protobuf-${W}`, () => scenarioWatchProtobuf(W));
+  if (SCENARIOS.includes("replicas")) await guard("replicas", scenarioReplicas);
 
   const out = {
     benchmark: "cluster-core issue 3 (performance.md §8)", quick: QUICK, startedAt: started.toISOString(), finishedAt: new Date().toISOString(),

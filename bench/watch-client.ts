@@ -1,8 +1,9 @@
 // Watch fan-out client (performance.md §8.3 S4). Opens W keep-alive HTTPS watch streams on one namespace
-// (each its own TLS connection, like W separate informers), then writes E ConfigMaps at R per second open
-// loop through a small keep-alive writer pool, and measures per delivered event the latency from "write
-// sent" to "event line parsed" in this process. Checks that every watcher received every event exactly
-// once, in strictly increasing resourceVersion order, and that all watchers saw the same order.
+// (each its own TLS connection, like W separate informers; JSON lines, or protobuf frames with
+// `"protobuf": true`), then writes E ConfigMaps at R per second open loop through a small keep-alive writer
+// pool, and measures per delivered event the latency from "write sent" to "event parsed" in this process.
+// Checks that every watcher received every event exactly once, in strictly increasing resourceVersion order,
+// and that all watchers saw the same order.
 //
 // Run by bench/run.ts as a child with an IPC channel, in phases so the orchestrator can read the server's
 // memory between them:   child: {phase:"ready"} -> parent: {cmd:"open"} -> child: {phase:"opened"}
@@ -15,9 +16,12 @@ import https from "node:https";
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { percentile, round, sleep } from "./common";
+import { Reader } from "../lib/codec/protobuf/wire";
 
 export interface WatchClientConfig {
   baseUrl: string;
+  /** Where the writes go, when not to baseUrl (another replica of the same store: cross-replica latency). */
+  writeBaseUrl?: string;
   caFile?: string;
   token?: string;
   watchers: number;
@@ -36,6 +40,11 @@ export interface WatchClientConfig {
   /** Size of the filler string in every object (the 1 KiB ConfigMap fixture). */
   fillerBytes?: number;
   writerSockets?: number;
+  /**
+   * Watch with `Accept: application/vnd.kubernetes.protobuf` and read length-prefixed WatchEvent frames
+   * (decoding the fields checked: type, resourceVersion, data.run and data.seq) instead of JSON lines.
+   */
+  protobuf?: boolean;
 }
 
 export interface WatchClientResult {
@@ -65,15 +74,62 @@ export interface WatchClientResult {
 
 const cfg: WatchClientConfig = JSON.parse(process.argv[2] ?? process.env.WATCH_CONFIG ?? "{}");
 const base = new URL(cfg.baseUrl);
+const writeBase = new URL(cfg.writeBaseUrl ?? cfg.baseUrl);
 const secure = base.protocol === "https:";
 const ca = cfg.caFile ? readFileSync(cfg.caFile, "utf8") : undefined;
 const filler = "x".repeat(cfg.fillerBytes ?? 1024);
 const tag = `${process.pid.toString(36)}${Date.now().toString(36)}`;
 const baseHeaders: Record<string, string> = { accept: "application/json", ...(cfg.token ? { authorization: `Bearer ${cfg.token}` } : {}) };
 
-function request(opts: https.RequestOptions): http.ClientRequest {
-  const full = { host: base.hostname, port: base.port, ...opts, headers: { ...baseHeaders, ...opts.headers } };
+function request(opts: https.RequestOptions, target: URL = base): http.ClientRequest {
+  const full = { host: target.hostname, port: target.port, ...opts, headers: { ...baseHeaders, ...opts.headers } };
   return secure ? https.request({ ...full, ca }) : http.request(full);
+}
+
+interface WatchEventView { type?: string; object?: { metadata?: { resourceVersion?: string }; data?: { seq?: string; run?: string } } }
+
+/** The first field `no` of the message in buf[start, end), as [start, end) of its bytes. */
+function field(buf: Buffer, start: number, end: number, no: number): [number, number] | undefined {
+  const r = new Reader(buf, start, end);
+  while (!r.done) {
+    const k = r.key("m");
+    if (k.no === no && k.wire === 2) return r.delimited();
+    r.skip(k.wire);
+  }
+  return undefined;
+}
+
+/**
+ * One protobuf frame -> the same view of the event the JSON client parses: WatchEvent{type=1, object=2{raw=1}}
+ * -> `k8s\0` + Unknown{raw=2} -> ConfigMap{metadata=1{resourceVersion=6}, data=2 map}. Only these fields are
+ * decoded (the 1 KiB filler is skipped by its length), as generated code would read them without a JSON parse.
+ */
+function protobufEvent(buf: Buffer, start: number, end: number): WatchEventView | undefined {
+  try {
+    const type = field(buf, start, end, 1);
+    const ext = field(buf, start, end, 2);
+    const embedded = ext && field(buf, ext[0], ext[1], 1);
+    if (!type || !embedded) return undefined;
+    const raw = field(buf, embedded[0] + 4, embedded[1], 2);
+    if (!raw) return undefined;
+    const meta = field(buf, raw[0], raw[1], 1);
+    const rv = meta && field(buf, meta[0], meta[1], 6);
+    const data: Record<string, string> = {};
+    const r = new Reader(buf, raw[0], raw[1]);
+    while (!r.done) {
+      const k = r.key("ConfigMap");
+      if (k.no !== 2 || k.wire !== 2) { r.skip(k.wire); continue; }
+      const [s, e] = r.delimited();
+      const key = field(buf, s, e, 1);
+      const name = key ? buf.toString("utf8", key[0], key[1]) : "";
+      if (name !== "run" && name !== "seq") continue;
+      const value = field(buf, s, e, 2);
+      data[name] = value ? buf.toString("utf8", value[0], value[1]) : "";
+    }
+    return { type: buf.toString("utf8", type[0], type[1]), object: { metadata: { resourceVersion: rv ? buf.toString("utf8", rv[0], rv[1]) : undefined }, data } };
+  } catch {
+    return undefined;
+  }
 }
 
 interface WatcherState {
@@ -109,8 +165,12 @@ class Run {
   }
 
   private onLine(w: WatcherState, line: string): void {
-    let ev: { type?: string; object?: { metadata?: { resourceVersion?: string }; data?: { seq?: string; run?: string } } };
+    let ev: WatchEventView;
     try { ev = JSON.parse(line); } catch { this.unexpected++; return; }
+    this.onEvent(w, ev);
+  }
+
+  private onEvent(w: WatcherState, ev: WatchEventView): void {
     const data = ev.object?.data;
     if (ev.type !== "ADDED" || !data || data.run !== tag) { this.unexpected++; return; }
     const now = performance.now();
@@ -131,12 +191,33 @@ class Run {
     const w: WatcherState = { count: 0, lastRv: 0, outOfOrder: 0, duplicates: 0, seen: new Uint8Array(this.events), orderHash: 17, ended: false };
     this.states.push(w);
     return new Promise((resolve) => {
-      const req = request({ method: "GET", path: `/api/v1/namespaces/${this.namespace}/configmaps?watch=1`, agent: false });
+      const req = request({
+        method: "GET", path: `/api/v1/namespaces/${this.namespace}/configmaps?watch=1`, agent: false,
+        ...(cfg.protobuf ? { headers: { accept: "application/vnd.kubernetes.protobuf" } } : {}),
+      });
       w.req = req;
       const timer = setTimeout(() => { req.destroy(new Error("watch open timed out")); }, 60_000);
       req.on("response", (res) => {
         clearTimeout(timer);
         if (res.statusCode !== 200) { this.openFailures++; res.resume(); resolve(false); return; }
+        if (cfg.protobuf) {
+          let pending: Buffer = Buffer.alloc(0);
+          res.on("data", (chunk: Buffer) => {
+            pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+            let at = 0;
+            while (pending.length - at >= 4 && pending.length - at >= 4 + pending.readUInt32BE(at)) {
+              const end = at + 4 + pending.readUInt32BE(at);
+              const ev = protobufEvent(pending, at + 4, end);
+              if (ev) this.onEvent(w, ev); else this.unexpected++;
+              at = end;
+            }
+            pending = pending.subarray(at);
+          });
+          res.on("end", () => { w.ended = true; });
+          res.on("error", () => { w.ended = true; });
+          resolve(true);
+          return;
+        }
         res.setEncoding("utf8");
         let buf = "";
         res.on("data", (chunk: string) => {
@@ -174,7 +255,7 @@ class Run {
     const req = request({
       method: "POST", path: `/api/v1/namespaces/${this.namespace}/configmaps`, agent: this.writer,
       headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) },
-    });
+    }, writeBase);
     req.on("response", (res) => {
       const k = String(res.statusCode);
       this.writeStatus[k] = (this.writeStatus[k] ?? 0) + 1;

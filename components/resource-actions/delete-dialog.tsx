@@ -1,11 +1,14 @@
 "use client";
 // Confirms a delete by naming every object that will go, with the grace period and what happens to
-// dependents (propagation). Objects that finalizers hold stay listed as Terminating until released.
+// dependents: the propagation policy (Background by default, as kubectl sends it) and, spelled out, the
+// dependents that go with them or stay (dependents-plan.tsx). Objects that finalizers or a grace period hold
+// stay listed as Terminating until released.
 import { useState } from "react";
 import type { AnyKind, KubeObject } from "@/lib/kinds";
 import { Button } from "../ui/button";
 import { Dialog } from "../ui/dialog";
 import { deleteObjects, type DeleteOutcome, type PropagationPolicy } from "./delete-objects";
+import { DependentsPlan } from "./dependents-plan";
 
 const displayName = (obj: KubeObject) => (obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name ?? "");
 
@@ -23,18 +26,21 @@ export function DeleteDialog({
   onDeleted?: (outcomes: DeleteOutcome[]) => void;
 }) {
   const [grace, setGrace] = useState("");
-  const [propagation, setPropagation] = useState<PropagationPolicy | "">("");
+  const [propagation, setPropagation] = useState<PropagationPolicy>("Background");
   const [busy, setBusy] = useState(false);
   const [failures, setFailures] = useState<DeleteOutcome[]>([]);
   const graceValid = grace === "" || /^\d+$/.test(grace);
   const withFinalizers = objects.filter((o) => (o.metadata.finalizers ?? []).length > 0);
   const noun = objects.length === 1 ? kind.kind : `${objects.length} ${kind.plural}`;
+  // A pod's own grace period (spec.terminationGracePeriodSeconds) is what "kind default" means for it.
+  const ownGrace = [...new Set(objects.map((o) => (o.spec as { terminationGracePeriodSeconds?: unknown } | undefined)?.terminationGracePeriodSeconds))];
+  const gracePlaceholder = ownGrace.length === 1 && typeof ownGrace[0] === "number" ? `object's own (${ownGrace[0]})` : "kind default";
 
   async function confirm() {
     setBusy(true);
     const outcomes = await deleteObjects(kind, objects, {
       gracePeriodSeconds: grace === "" ? undefined : Number(grace),
-      propagationPolicy: propagation || undefined,
+      propagationPolicy: propagation,
     });
     setBusy(false);
     const failed = outcomes.filter((o) => o.error);
@@ -84,7 +90,7 @@ export function DeleteDialog({
             inputMode="numeric"
             value={grace}
             onChange={(e) => setGrace(e.target.value.trim())}
-            placeholder="kind default"
+            placeholder={gracePlaceholder}
             aria-invalid={!graceValid}
             aria-describedby="grace-help"
             className="mt-1 w-full rounded-md border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
@@ -100,16 +106,16 @@ export function DeleteDialog({
           <select
             id="propagation"
             value={propagation}
-            onChange={(e) => setPropagation(e.target.value as PropagationPolicy | "")}
+            onChange={(e) => setPropagation(e.target.value as PropagationPolicy)}
             className="mt-1 w-full rounded-md border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
           >
-            <option value="">Server default</option>
-            <option value="Background">Background: delete dependents afterwards</option>
-            <option value="Foreground">Foreground: delete dependents first</option>
-            <option value="Orphan">Orphan: keep dependents</option>
+            <option value="Background">Background: delete them afterwards</option>
+            <option value="Foreground">Foreground: delete them first</option>
+            <option value="Orphan">Orphan: keep them</option>
           </select>
         </div>
       </div>
+      {open && <DependentsPlan kind={kind} objects={objects} policy={propagation} />}
       {failures.length > 0 && (
         <div role="alert" className="mt-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
           <p className="font-medium">Some objects were not deleted:</p>

@@ -2,8 +2,9 @@
 // Metadata, labels (each a link to the list filtered by it), annotations and owner references as links.
 import Link from "next/link";
 import { listHref, objectHref } from "@/lib/client/console-routes";
+import { termination, terminationSentence } from "@/lib/client/termination";
 import { humanDuration } from "@/lib/kinds/columns";
-import { apiVersionOf, kindByKind, type AnyKind, type KubeObject } from "@/lib/kinds";
+import { acceptedApiVersions, kindByKind, type AnyKind, type KubeObject } from "@/lib/kinds";
 import { Section } from "./section";
 
 function Chips({ values, href }: { values: Record<string, string> | undefined; href?: (k: string, v: string) => string }) {
@@ -33,7 +34,7 @@ export function MetadataPanel({ kind, obj, now }: { kind: AnyKind; obj: KubeObje
     ["Created", m.creationTimestamp ? `${m.creationTimestamp} (${Number.isNaN(created) ? "?" : humanDuration(now - created)} ago)` : "—"],
     ["Resource version", m.resourceVersion],
     ...(m.generation !== undefined ? ([["Generation", String(m.generation)]] as [string, React.ReactNode][]) : []),
-    ...(m.deletionTimestamp ? ([["Deletion requested", `${m.deletionTimestamp} (Terminating)`]] as [string, React.ReactNode][]) : []),
+    ...(m.deletionTimestamp ? ([["Terminating", <span key="terminating" data-testid="termination-detail">{terminationSentence(termination(obj, now)!)}</span>]] as [string, React.ReactNode][]) : []),
     ...((m.finalizers ?? []).length ? ([["Finalizers", (m.finalizers ?? []).join(", ")]] as [string, React.ReactNode][]) : []),
   ];
   const labelHref = (k: string, v: string) => `${listHref(kind, m.namespace)}?l=${encodeURIComponent(`${k}=${v}`)}`;
@@ -65,7 +66,7 @@ export function MetadataPanel({ kind, obj, now }: { kind: AnyKind; obj: KubeObje
               const label = `${ref.kind} ${ref.name}${ref.controller ? " (controller)" : ""}`;
               return (
                 <li key={ref.uid || ref.name}>
-                  {ownerKind && ref.apiVersion === apiVersionOf(ownerKind) ? (
+                  {ownerKind && acceptedApiVersions(ownerKind).includes(ref.apiVersion) ? (
                     <Link className="text-blue-800 underline dark:text-blue-300" href={objectHref(ownerKind, m.namespace, ref.name)}>
                       {label}
                     </Link>

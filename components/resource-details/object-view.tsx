@@ -23,8 +23,10 @@ import { ErrorState } from "../ui/error-state";
 import { isForbidden } from "../ui/forbidden";
 import { PermissionGate } from "../ui/permission-gate";
 import { StateMessage } from "../ui/state-message";
+import { TerminatingBadge } from "../ui/terminating-badge";
 import { useNow } from "../ui/use-now";
 import { ObjectYamlEditor } from "../yaml-editor/object-yaml-editor";
+import { DependentsPanel } from "./dependents-panel";
 import { EventsPanel } from "./events-panel";
 import { MetadataPanel } from "./metadata-panel";
 import { RelationsPanel } from "./relations-panel";
@@ -65,7 +67,7 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
   const loadError = listForbidden ? (single.error && (single.error as { code?: number }).code !== 404 ? single.error : null) : list.error && !list.data ? list.error : null;
   const now = useNow(1_000);
   const [deleting, setDeleting] = useState(false);
-  // Deleted from this page but held by finalizers: stay to show Terminating, and go back to the list once it is gone.
+  // Deleted from this page but held (finalizers, a grace period): stay to show Terminating, and go back to the list once it is gone.
   const [deletedHere, setDeletedHere] = useState(false);
   useEffect(() => {
     if (deletedHere && loaded && !obj) router.push(listHref(kind, namespace));
@@ -79,7 +81,6 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
   const tabs: Tab[] = liveTab ? ["live", "overview", "yaml"] : ["overview", "yaml"];
   const tabLabel = (t: Tab) => (t === "yaml" ? "YAML" : t === "live" ? liveTab!.label : "Overview");
   const body = obj ? Object.fromEntries(Object.entries(obj).filter(([k]) => !shownElsewhere.has(k))) : {};
-  const terminating = !!obj?.metadata.deletionTimestamp;
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
@@ -93,7 +94,7 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
         <h1 className="text-lg font-semibold" data-testid="object-title">
           {kind.kind} {name}
         </h1>
-        {terminating && <span className="rounded bg-amber-100 px-1.5 text-xs font-medium text-amber-900 dark:bg-amber-900/60 dark:text-amber-100">Terminating</span>}
+        {obj && <TerminatingBadge obj={obj} now={now} />}
         {listForbidden ? (
           <span className="text-xs text-slate-600 dark:text-slate-400" title="You may get this object but not watch it: it is refreshed every few seconds">
             refreshed every {POLL_MS / 1000}s
@@ -151,6 +152,7 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
       ) : (
         <div className="min-h-0 flex-1 overflow-y-auto px-6 py-4">
           <MetadataPanel kind={kind} obj={obj} now={now} />
+          <DependentsPanel kind={kind} obj={obj} now={now} />
           <RelationsPanel kind={kind} obj={obj} />
           {detailSections[kind.kind] && (
             <Section title={detailSections[kind.kind].title} testId="data">
@@ -178,7 +180,7 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
           onClose={() => setDeleting(false)}
           onDeleted={(outcomes) => {
             if (!outcomes.every((o) => !o.error)) return;
-            if ((obj.metadata.finalizers ?? []).length) setDeletedHere(true);
+            if (outcomes.some((o) => o.remains)) setDeletedHere(true);
             else router.push(listHref(kind, namespace));
           }}
         />

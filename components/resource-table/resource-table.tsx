@@ -6,6 +6,7 @@ import Link from "next/link";
 import { memo } from "react";
 import type { ColumnView, Row } from "@/lib/client/list-rows";
 import type { KubeObject } from "@/lib/kinds";
+import { TerminatingBadge } from "../ui/terminating-badge";
 import { useVirtualWindow } from "./use-virtual-window";
 
 export const ROW_HEIGHT = 34;
@@ -85,7 +86,9 @@ const TableRow = memo(function TableRow({
                 {value}
               </Link>
               {terminating && (
-                <span className="shrink-0 rounded bg-amber-100 px-1.5 text-[11px] font-medium text-amber-900 dark:bg-amber-900/60 dark:text-amber-100">Terminating</span>
+                <span className="flex min-w-0 max-w-[60%] shrink">
+                  <TerminatingBadge obj={row.obj} now={now} size="sm" />
+                </span>
               )}
             </div>
           );

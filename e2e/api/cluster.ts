@@ -6,6 +6,7 @@ import https from "node:https";
 import os from "node:os";
 import path from "node:path";
 import type { IncomingHttpHeaders } from "node:http";
+import { freshDatabaseUrl, type Backend } from "../../lib/storage/test-databases";
 import { startServer, type Server, type StartOptions } from "./harness";
 
 export interface WatchEvent {
@@ -187,17 +188,15 @@ export async function startSharedServers(count: number, opts: StartOptions = {},
   return [first, ...rest];
 }
 
-/** A new, empty database on the PostgreSQL server `serverUrl` names (as lib/registry/conformance.test.ts does). */
-export async function freshPostgresDatabase(serverUrl: string): Promise<string> {
-  const { default: pg } = await import("pg");
-  const name = `cc_e2e_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  const u = new URL(serverUrl);
-  u.pathname = `/${name}`;
-  return u.toString();
+export { freshPostgresDatabase } from "../../lib/storage/test-databases";
+
+/**
+ * The server environment for a store backend: nothing for SQLite (the default file in DATA_DIR), or
+ * DATABASE_URL of a fresh database on TEST_PG_URL's PostgreSQL server (failing without it, see
+ * lib/storage/test-databases.ts).
+ */
+export async function backendEnv(backend: Backend): Promise<Record<string, string>> {
+  return backend === "postgresql" ? { DATABASE_URL: await freshDatabaseUrl("postgresql", "cc_e2e") } : {};
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

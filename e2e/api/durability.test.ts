@@ -1,10 +1,13 @@
 // Durability: every write the server acknowledged must survive `kill -9` and come back with the
-// acknowledged resourceVersion; deleted objects stay deleted; the token, CA and kubeconfig are reused.
+// acknowledged resourceVersion; deleted objects stay deleted; the token, CA and kubeconfig are reused. On
+// SQLite and on PostgreSQL (lib/storage/test-databases.ts).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { backendEnv } from "./cluster";
 import { createNamespaces, rv, startServer, stopAll, waitFor, type ApiResponse, type Server } from "./harness";
 import { expectStatus } from "./kinds";
+import { testBackends } from "../../lib/storage/test-databases";
 
 const NS = "e2e-durability";
 const CM = `/api/v1/namespaces/${NS}/configmaps`;
@@ -20,11 +23,14 @@ interface Ack {
   contentKey?: "data" | "spec";
 }
 
+describe.each(testBackends)("on %s", (backend) => {
 let server: Server;
 let firstStart: { token: string; ca: string; kubeconfig: string; dataDir: string; port: number };
+let env: Record<string, string>;
 
 beforeAll(async () => {
-  server = await startServer();
+  env = await backendEnv(backend);
+  server = await startServer({ env });
   await createNamespaces(server, NS);
   firstStart = {
     token: server.token,
@@ -208,7 +214,7 @@ describe("durability across restarts", { timeout: 180_000 }, () => {
     const maxAcked = [...acks.values()].filter((a) => !a.deleted).reduce((m, a) => (rv(a.resourceVersion) > m ? rv(a.resourceVersion) : m), 0n);
 
     await server.kill9();
-    server = await startServer({ dataDir: firstStart.dataDir, port: firstStart.port });
+    server = await startServer({ env, dataDir: firstStart.dataDir, port: firstStart.port });
 
     expect(await verify(server, acks)).toEqual([]);
     const cms = await server.request("GET", CM);
@@ -261,7 +267,7 @@ describe("durability across restarts", { timeout: 180_000 }, () => {
 
   test("CLUSTER_ADMIN_TOKEN sets the admin token", async () => {
     const token = "e2e-fixed-admin-token-0123456789abcdef";
-    const fixed = await startServer({ env: { CLUSTER_ADMIN_TOKEN: token } });
+    const fixed = await startServer({ env: { ...(await backendEnv(backend)), CLUSTER_ADMIN_TOKEN: token } });
     try {
       expect(fixed.token).toBe(token);
       expect((await fixed.request("GET", CM)).status).toBe(200);
@@ -272,4 +278,5 @@ describe("durability across restarts", { timeout: 180_000 }, () => {
       await fixed.stop();
     }
   });
+});
 });

@@ -22,6 +22,8 @@ export interface StartOptions {
   dataDir?: string;
   /** Reuse a port (restart); a free one is picked otherwise. */
   port?: number;
+  /** The CA to trust instead of $DATA_DIR/pki/ca.crt (a server given TLS_CERT_FILE and TLS_CA_FILE). */
+  ca?: string;
 }
 
 export interface RequestOptions {
@@ -167,6 +169,7 @@ async function waitReady(
   fixedToken: string | undefined,
   logs: () => string,
   exitInfo: () => string | undefined,
+  givenCa?: string,
 ): Promise<string> {
   const caPath = path.join(dataDir, "pki", "ca.crt");
   const tokenPath = path.join(dataDir, "admin-token");
@@ -175,8 +178,8 @@ async function waitReady(
   while (Date.now() < deadline) {
     const exited = exitInfo();
     if (exited) throw new Error(`server exited before it was ready (${exited}).\n--- server output ---\n${logs()}`);
-    if (existsSync(caPath)) {
-      const ca = readFileSync(caPath, "utf8");
+    if (givenCa !== undefined || existsSync(caPath)) {
+      const ca = givenCa ?? readFileSync(caPath, "utf8");
       const token = fixedToken ?? (existsSync(tokenPath) ? readFileSync(tokenPath, "utf8").trim() : undefined);
       try {
         const res = await rawRequest(
@@ -258,7 +261,7 @@ export async function startServer(opts: StartOptions = {}): Promise<Server> {
   const logs = () => output;
   let ca: string;
   try {
-    ca = await waitReady(child, port, dataDir, opts.env?.CLUSTER_ADMIN_TOKEN, logs, () => exitDescription);
+    ca = await waitReady(child, port, dataDir, opts.env?.CLUSTER_ADMIN_TOKEN, logs, () => exitDescription, opts.ca);
   } catch (err) {
     child.kill("SIGKILL");
     await exited;
@@ -354,7 +357,7 @@ export async function startServer(opts: StartOptions = {}): Promise<Server> {
 
   const restart: Server["restart"] = async () => {
     await stop();
-    return startServer({ env: opts.env, dataDir, port });
+    return startServer({ env: opts.env, dataDir, port, ca: opts.ca });
   };
 
   return {

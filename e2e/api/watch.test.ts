@@ -2,19 +2,22 @@
 // (unset / "0" / N), DELETED carrying the deletion's revision, selector transitions, the in-stream 410 for a
 // compacted revision, sendInitialEvents + the initial-events-end bookmark, timeoutSeconds and client
 // disconnects. Raw HTTPS streams (cluster.ts openWatch); one server for most tests, a second one with a
-// 2-second compaction window for the "too old" case.
+// 2-second compaction window for the "too old" case. Everything runs on SQLite and on PostgreSQL
+// (lib/storage/test-databases.ts).
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { openWatch, describe as describeEvents, sleep, type WatchEvent, type WatchStream } from "./cluster";
+import { backendEnv, openWatch, describe as describeEvents, sleep, type WatchEvent, type WatchStream } from "./cluster";
 import { createNamespaces, ROOT_CA, rv, startServer, stopAll, type Server } from "./harness";
 import { expectStatus } from "./kinds";
+import { testBackends } from "../../lib/storage/test-databases";
 
+describe.each(testBackends)("on %s", (backend) => {
 let server: Server;
 let shortWindow: Server;
 
 beforeAll(async () => {
   [server, shortWindow] = await Promise.all([
-    startServer(),
-    startServer({ env: { COMPACTION_WINDOW_SECONDS: "2" } }),
+    backendEnv(backend).then((env) => startServer({ env })),
+    backendEnv(backend).then((env) => startServer({ env: { ...env, COMPACTION_WINDOW_SECONDS: "2" } })),
   ]);
   const namespaces = ["w-forms", "w-forms-other", "w-initial", "w-initial-other", "w-from-n", "w-selectors", "w-watchlist", "w-timeout", "w-disconnect"];
   await Promise.all([
@@ -507,4 +510,5 @@ describe("sendInitialEvents, bookmarks and termination", { timeout: 60_000 }, ()
     expect(ready.status).toBe(200);
     expect(server.logs()).not.toMatch(/unhandled|uncaught|ERR_STREAM_WRITE_AFTER_END|write after end/i);
   });
+});
 });

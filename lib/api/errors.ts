@@ -135,6 +135,8 @@ export const errors = {
     new StatusError(405, "MethodNotAllowed", `${verb} is not supported on resources of kind "${gr(resource)}"`, { kind: resource }),
   notAcceptable: (types: string) =>
     new StatusError(406, "NotAcceptable", `only the following media types are accepted: ${types}`),
+  /** An `as=` conversion that does not fit the answer (e.g. PartialObjectMetadata of a list). */
+  conversionNotAcceptable: (message: string) => new StatusError(406, "NotAcceptable", message),
   gone: (message: string, listMeta: { continue?: string } = {}) => new StatusError(410, "Expired", message, undefined, listMeta),
   tooLarge: (limit: number) =>
     new StatusError(413, "RequestEntityTooLarge", `Request entity too large: limit is ${limit}`),

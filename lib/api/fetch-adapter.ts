@@ -1,4 +1,5 @@
 // Serves the pipeline from Next.js route handlers (Request in, Response out), for `next start`/`next dev`.
+import { PROTOBUF_MEDIA_TYPE } from "../codec/protobuf/magic";
 import { errors, isStatusError, StatusError } from "./errors";
 import { handleApi, statusResponse, type ApiRequest, type ApiResponse, type ApiRuntime } from "./handler";
 
@@ -64,8 +65,9 @@ function toResponse(request: Request, answer: ApiResponse): Response {
       timer = setTimeout(end, source.timeoutMs);
       request.signal.addEventListener("abort", end);
       // A streaming response sends no headers before its first chunk: start with a newline so quiet watches
-      // do not hang their clients (JSON stream decoders skip whitespace).
-      controller.enqueue(new TextEncoder().encode("\n"));
+      // do not hang their clients (JSON stream decoders skip whitespace). Protobuf frames have no such
+      // filler: a protobuf watch's headers go out with its first frame.
+      if (!String(answer.headers["content-type"]).startsWith(PROTOBUF_MEDIA_TYPE)) controller.enqueue(new TextEncoder().encode("\n"));
       stop = source.start({
         send: (chunk) => {
           if (ended) return false;

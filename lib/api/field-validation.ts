@@ -41,9 +41,12 @@ export function checkFields<T>(kind: AnyKind, value: T, check: FieldCheck, dupli
   return unknown.length ? stripUnknownFields(value, kind.schema) : value;
 }
 
-/** A `Warning` response header value (RFC 7234 style, code 299, as kube-apiserver sends). */
+/**
+ * A `Warning` response header value (RFC 7234 style, code 299, as kube-apiserver sends). Line breaks (and
+ * other control characters, which no header may carry) become spaces, as Go's header writer makes line breaks.
+ */
 export function warningHeader(text: string): string {
-  return `299 - "${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+  return `299 - "${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/[\x00-\x08\x0a-\x1f\x7f]/g, " ")}"`;
 }
 
 /** kube's warning recorder limits: past 4096 characters in all, each warning is cut to 256 and the rest dropped. */

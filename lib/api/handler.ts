@@ -6,22 +6,35 @@ import type { AnyKind, KubeObject } from "../kinds/types";
 import type { Registry, Answer, ListAnswer } from "../registry/registry";
 import { parseDeleteOptions, parseListOptions, parseWriteOptions } from "../registry/options";
 import type { EventType, WatchSink } from "../storage";
-import { ACTION_SUBRESOURCES, apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from "./discovery";
+import {
+  encodeListBody, encodeObjectBody, encodeUnknown, messageBytes, partialObjectMetadataBytes, PROTOBUF_MEDIA_TYPE,
+  PROTOBUF_WATCH_MEDIA_TYPE, RESPONSE_KINDS,
+} from "../codec/protobuf";
+import { ACTION_SUBRESOURCES, apiGroup, apiResourceList, discoveryResponse, versionInfo } from "./discovery";
 import { errors, isStatusError, StatusError } from "./errors";
-import { bodyType, decodeBody, negotiate, unsupportedBody, type OutputFormat } from "./media";
-import { applyPatch, shownPatch } from "./patch";
+import {
+  ACTION_ENDPOINT, bodyType, decodeBody, negotiate, negotiateError, RESOURCE_ENDPOINT, unsupportedBody, type MediaFormat, type OutputFormat,
+} from "./media";
+import { watchFraming } from "./watch-framing";
+import { patchObject, patchType } from "./patch";
+import { managerOrUserAgent, updateTracker } from "../apply";
 import { checkFields, duplicateFields, warningHeaders, type FieldCheck } from "./field-validation";
 import { isOpenPath, parseRequestPath, type RequestInfo, type ResourceRequest, type ReviewRequest } from "./request-info";
 import { partialMetadata, table, tableRow, columnDefinitions, type IncludeObject } from "./table";
-import type { OpenApiDocuments } from "./openapi";
+import { openapiV2Response, type OpenApiDocuments } from "./openapi";
 import type { UserInfo } from "../auth/user-info";
 import type { Attributes, Authorizer } from "../authz/attributes";
 import { requestAttributes } from "./request-attributes";
+import { noteRoute, recordRequest } from "./request-metrics";
+import { CONTENT_TYPE as METRICS_CONTENT_TYPE } from "../metrics/text-format";
+import type { ServerMetrics } from "../metrics/server-metrics";
 import type { AuditRecord } from "../audit/audit-event";
 import { AUDIT_ID_HEADER, auditIdFor } from "../audit/audit-id";
 import { sourceIPs } from "../audit/source-ips";
 import { impersonate } from "../auth/impersonation";
 import { forbiddenError } from "./forbidden";
+import { admitted } from "./flow-control";
+import type { FlowController } from "../flowcontrol/flow-controller";
 import { apiVersionOf, servedGroups } from "../kinds";
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -82,6 +95,10 @@ export interface ApiRuntime {
   /** The service-account issuer's discovery documents. */
   oidc?: { configuration(): unknown; jwks(): unknown };
   audit?(record: AuditRecord): void;
+  /** The process's metrics (lib/metrics); without it requests are not measured and /metrics is not served. */
+  metrics?: ServerMetrics;
+  /** Seats, fair queues and deadlines (lib/flowcontrol); without it requests are admitted at once. */
+  flowControl?: FlowController;
 }
 
 const BASE_HEADERS = { "cache-control": "no-cache, private" };
@@ -94,26 +111,37 @@ function isPretty(req: ApiRequest): boolean {
   return ua.startsWith("curl") || ua.startsWith("Wget");
 }
 
-function encodeValue(value: unknown, format: OutputFormat, pretty: boolean, json?: string): ApiResponse["body"] {
-  if (format === "yaml") return toYaml(json !== undefined ? JSON.parse(json) : value, { lineWidth: 0 });
+/** A value in the negotiated media type; for protobuf it names its own kind and apiVersion (an object, a Status). */
+function encodeValue(value: unknown, media: MediaFormat, pretty: boolean, json?: string): ApiResponse["body"] {
+  if (media === "protobuf") {
+    const obj = value as { apiVersion?: unknown; kind?: unknown };
+    return encodeObjectBody(obj, { apiVersion: String(obj.apiVersion ?? ""), kind: String(obj.kind ?? "") });
+  }
+  if (media === "yaml") return toYaml(json !== undefined ? JSON.parse(json) : value, { lineWidth: 0 });
   if (json !== undefined && !pretty) return `${json}\n`;
   return `${JSON.stringify(value, null, pretty ? 2 : undefined)}\n`;
 }
 
-function contentType(format: OutputFormat): string {
-  return format === "yaml" ? "application/yaml" : "application/json";
+function contentType(media: MediaFormat): string {
+  return media === "yaml" ? "application/yaml" : media === "protobuf" ? PROTOBUF_MEDIA_TYPE : "application/json";
 }
 
-export function statusResponse(err: StatusError, format: OutputFormat = "json", pretty = false): ApiResponse {
-  const headers: Record<string, string> = { ...BASE_HEADERS, "content-type": contentType(format), "x-content-type-options": "nosniff" };
+/**
+ * A Status error in `media` (negotiated as kube's ErrorNegotiated does), or "raw" when even that failed: then
+ * kube writes the Status as JSON indented by two spaces.
+ */
+export function statusResponse(err: StatusError, media: MediaFormat | "raw" = "json", pretty = false): ApiResponse {
+  const headers: Record<string, string> = { ...BASE_HEADERS, "content-type": media === "raw" ? "application/json" : contentType(media), "x-content-type-options": "nosniff" };
   if (err.details?.retryAfterSeconds) headers["retry-after"] = String(err.details.retryAfterSeconds);
-  return { status: err.code, headers, body: encodeValue(err.toStatus(), format === "yaml" ? "yaml" : "json", pretty) };
+  const body = media === "raw" ? JSON.stringify(err.toStatus(), null, 2) : encodeValue(err.toStatus(), media, pretty);
+  return { status: err.code, headers, body };
 }
 
 const kindGroups = new Set(servedGroups());
 const hasGroup = (g: string) => kindGroups.has(g);
 
 export async function handleApi(rt: ApiRuntime, req: ApiRequest): Promise<ApiResponse> {
+  const started = performance.now();
   const record: AuditRecord = {
     auditID: rt.audit ? auditIdFor(req.header("audit-id")) : undefined,
     requestURI: req.query.size ? `${req.path}?${req.query}` : req.path,
@@ -122,17 +150,17 @@ export async function handleApi(rt: ApiRuntime, req: ApiRequest): Promise<ApiRes
     userAgent: req.header("user-agent"),
     code: 0, received: new Date(), completed: new Date(),
   };
-  const format: { value: OutputFormat } = { value: "json" };
   const pretty = isPretty(req);
   let res: ApiResponse;
   try {
-    res = await serve(rt, req, record, format, pretty);
+    res = await serve(rt, req, record, pretty);
   } catch (err) {
     const e = isStatusError(err) ? err : errors.internal(err instanceof Error ? err.message : String(err));
-    res = statusResponse(e, format.value === "yaml" ? "yaml" : "json", pretty);
+    res = statusResponse(e, negotiateError(req.header("accept")) ?? "raw", pretty);
     record.status = { status: "Failure", message: e.message, reason: e.reason };
   }
   record.code = res.status;
+  if (rt.metrics) res = recordRequest(rt.metrics, req, res, started);
   // Health and version are answered to anyone and not audited (nobody to attribute them to).
   if (!rt.audit || isOpenPath(req.path)) return res;
   res.headers[AUDIT_ID_HEADER] = record.auditID!;
@@ -171,9 +199,10 @@ function audited(audit: (r: AuditRecord) => void, record: AuditRecord, res: ApiR
   };
 }
 
-async function serve(rt: ApiRuntime, req: ApiRequest, record: AuditRecord, format: { value: OutputFormat }, pretty: boolean): Promise<ApiResponse> {
+async function serve(rt: ApiRuntime, req: ApiRequest, record: AuditRecord, pretty: boolean): Promise<ApiResponse> {
   if (isOpenPath(req.path)) {
     const info = parseRequestPath(req.path);
+    if (rt.metrics) noteRoute(req, info);
     if (info.type === "health") return health(rt, info.endpoint, info.check, req.query);
     return json(versionInfo, pretty);
   }
@@ -191,21 +220,32 @@ async function serve(rt: ApiRuntime, req: ApiRequest, record: AuditRecord, forma
       ...(attrs.subresource ? { subresource: attrs.subresource } : {}),
     };
   }
+  if (!rt.flowControl) return authorizedServe(rt, req, record, pretty, user, attrs);
+  return admitted(rt.flowControl, user.username, attrs.verb, req.query, () => authorizedServe(rt, req, record, pretty, user, attrs));
+}
+
+/** The rest of the chain once the request holds its seat: authorize, route, answer. */
+async function authorizedServe(
+  rt: ApiRuntime, req: ApiRequest, record: AuditRecord, pretty: boolean, user: UserInfo, attrs: Attributes,
+): Promise<ApiResponse> {
   const decision = rt.authorizer.authorize(attrs);
   record.decision = decision.allowed ? "allow" : "forbid";
   record.reason = decision.reason;
   if (!decision.allowed) throw forbiddenError(attrs, decision.reason);
 
   const info = parseRequestPath(req.path, hasGroup);
+  if (rt.metrics) noteRoute(req, info);
   switch (info.type) {
     case "health": return health(rt, info.endpoint, info.check, req.query);
     case "version": return json(versionInfo, pretty);
     case "metrics": return metrics(rt);
-    case "api": return json(apiVersions(rt.serverAddress), pretty);
-    case "apis": return json(apiGroupList, pretty);
+    case "api":
+    case "apis":
+      return discoveryResponse(info.type, { accept: req.header("accept"), ifNoneMatch: req.header("if-none-match"), pretty, serverAddress: rt.serverAddress });
     case "group": return json(apiGroup(info.group) ?? notFound(), pretty);
     case "resource-list": return json(apiResourceList(info.groupVersion) ?? notFound(), pretty);
-    case "openapi-v2": return openapi(rt, "v2", "", pretty);
+    case "openapi-v2":
+      return openapiV2Response(rt.openapi, { accept: req.header("accept"), ifNoneMatch: req.header("if-none-match"), ifModifiedSince: req.header("if-modified-since") }) ?? notFound();
     case "openapi-v3": return openapi(rt, "v3", "", pretty);
     case "openapi-v3-doc": return openapi(rt, "v3", info.path, pretty);
     case "oidc-configuration": return oidc(rt, "configuration");
@@ -215,8 +255,11 @@ async function serve(rt: ApiRuntime, req: ApiRequest, record: AuditRecord, forma
   }
   const list = req.method === "GET" && info.name === undefined;
   const watching = info.watchPath || (list && parseWatchFlag(req.query));
-  format.value = negotiate(req.header("accept"), { watch: watching, list: list && !watching, conversions: req.method === "GET" || req.method === "DELETE" });
-  return await resource(rt, req, info, format.value, pretty, user, record);
+  const acting = info.subresource !== undefined && info.kind.actionSubresources?.includes(info.subresource);
+  // Kinds without protobuf declarations answer JSON or YAML (as kube does for custom resources).
+  const endpoint = { ...(acting ? ACTION_ENDPOINT : RESOURCE_ENDPOINT), protobuf: acting || RESPONSE_KINDS.has(info.kind.kind) };
+  const format = negotiate(req.header("accept"), { watch: watching, endpoint });
+  return await resource(rt, req, info, format, pretty || format.pretty, user, record);
 }
 
 function notFound(): never {
@@ -242,9 +285,10 @@ async function review(rt: ApiRuntime, req: ApiRequest, info: ReviewRequest, user
   const handler = rt.actions?.get(`${info.review.group}/${info.review.plural}`);
   if (!handler) throw errors.routeNotFound();
   const opts = parseWriteOptions(req.query);
+  const format = negotiate(req.header("accept"), { endpoint: ACTION_ENDPOINT });
   const body = await readActionBody(req, info.review.kind, `${info.review.group}/v1`);
   const answer = await handler({ user, namespace: info.namespace ?? "", name: "", body, dryRun: opts.dryRun });
-  return json(answer.object, pretty, answer.code);
+  return actionResponse(answer.object, format, pretty || format.pretty, answer.code);
 }
 
 function parseWatchFlag(q: URLSearchParams): boolean {
@@ -292,17 +336,10 @@ function health(rt: ApiRuntime, endpoint: string, check: string | undefined, q: 
   return { status: ok ? 200 : 500, headers, body: `${lines.join("\n")}\n` };
 }
 
-/** Prometheus text exposition of the store and watch cache. */
+/** Prometheus text exposition (lib/metrics): kube-apiserver's metric names, the store's, the process's. */
 function metrics(rt: ApiRuntime): ApiResponse {
-  const s = rt.registry.store.cache.stats();
-  const lines = [
-    ["cluster_core_revision", "The store's latest applied revision.", s.rev],
-    ["cluster_core_history_start_revision", "Watches and continue tokens older than this get 410 Expired.", s.historyStartRev],
-    ["cluster_core_history_events", "Events kept for resumable watches and consistent pages.", s.history],
-    ["cluster_core_objects", "Objects held in the cache.", s.objects],
-    ["cluster_core_watchers", "Open watch streams.", s.watchers],
-  ].flatMap(([name, help, value]) => [`# HELP ${name} ${help}`, `# TYPE ${name} gauge`, `${name} ${value}`]);
-  return { status: 200, headers: { ...BASE_HEADERS, "content-type": "text/plain; version=0.0.4; charset=utf-8" }, body: `${lines.join("\n")}\n` };
+  if (!rt.metrics) throw errors.routeNotFound();
+  return { status: 200, headers: { ...BASE_HEADERS, "content-type": METRICS_CONTENT_TYPE }, body: rt.metrics.expose() };
 }
 
 function openapi(rt: ApiRuntime, version: "v2" | "v3", path: string, pretty: boolean): ApiResponse {
@@ -323,7 +360,7 @@ async function readObjectBody(req: ApiRequest, kind: AnyKind, check: FieldCheck)
 
 async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, format: OutputFormat, pretty: boolean, user: UserInfo, record: AuditRecord): Promise<ApiResponse> {
   const { kind, namespace, name, subresource } = info;
-  if (subresource && kind.actionSubresources?.includes(subresource)) return action(rt, req, info, user, pretty);
+  if (subresource && kind.actionSubresources?.includes(subresource)) return action(rt, req, info, user, format, pretty);
   const reg = rt.registry;
   const q = req.query;
   const ns = namespace ?? "";
@@ -337,7 +374,7 @@ async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, 
     case "GET":
       if (name === undefined) {
         const list = await reg.list(kind, namespace, parseListOptions(q));
-        return listResponse(list, format, pretty, includeObject(q));
+        return listResponse(list, format, pretty, tableIncludes(format, q));
       }
       answer = await reg.get(kind, ns, name, q.get("resourceVersion") ?? "");
       break;
@@ -345,7 +382,8 @@ async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, 
       if (name !== undefined) throw errors.methodNotAllowed();
       const opts = { ...parseWriteOptions(q), user };
       const check = { mode: opts.fieldValidation, warnings };
-      answer = await reg.create(kind, info.unscoped ? undefined : namespace, await readObjectBody(req, kind, check), opts);
+      const track = updateTracker(kind, "", managerOrUserAgent(opts.fieldManager, req.header("user-agent")));
+      answer = await reg.create(kind, info.unscoped ? undefined : namespace, await readObjectBody(req, kind, check), { ...opts, track });
       // As kube's audit does, a create's objectRef names the object it made.
       const made = (answer as { object?: KubeObject }).object?.metadata;
       if (record.objectRef && made?.name) record.objectRef = { ...record.objectRef, name: made.name, ...(made.namespace ? { namespace: made.namespace } : {}) };
@@ -355,22 +393,16 @@ async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, 
       if (name === undefined) throw errors.methodNotAllowed();
       const opts = { ...parseWriteOptions(q, "UpdateOptions"), user };
       const check = { mode: opts.fieldValidation, warnings };
-      answer = await reg.update(kind, ns, name, await readObjectBody(req, kind, check), { ...opts, subresource });
+      const track = updateTracker(kind, subresource ?? "", managerOrUserAgent(opts.fieldManager, req.header("user-agent")));
+      answer = await reg.update(kind, ns, name, await readObjectBody(req, kind, check), { ...opts, subresource, track });
       break;
     }
     case "PATCH": {
       if (name === undefined) throw errors.methodNotAllowed();
-      const type = bodyType(req.header("content-type"));
-      if (type !== "json-patch" && type !== "merge-patch" && type !== "strategic-merge-patch") throw unsupportedBody(true);
-      const opts = { ...parseWriteOptions(q, "PatchOptions"), user };
-      const patch = decodeBody(await req.body(MAX_BODY_BYTES), "json", "Patch");
-      answer = await reg.patch(kind, ns, name, (current) => {
-        const check = { mode: opts.fieldValidation, warnings: [] as string[] };
-        const result = applyPatch(kind, type, patch, current);
-        const patched = checkFields(kind, result, check, [], { shown: () => shownPatch(type, patch, result) });
-        warnings.splice(0, warnings.length, ...check.warnings); // only the attempt that is kept reports
-        return patched;
-      }, { ...opts, subresource });
+      const type = patchType(req.header("content-type"));
+      const opts = { ...parseWriteOptions(q, "PatchOptions", type === "apply-patch"), user };
+      const manager = managerOrUserAgent(opts.fieldManager, req.header("user-agent"));
+      answer = await patchObject(reg, { kind, namespace: ns, name, subresource }, type, await req.body(MAX_BODY_BYTES), { ...opts, manager }, warnings);
       break;
     }
     case "DELETE": {
@@ -387,12 +419,13 @@ async function resource(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, 
     default:
       throw errors.methodNotAllowed();
   }
-  const res = "list" in answer ? listResponse(answer.list, format, pretty, includeObject(q)) : objectResponse(kind, answer, format, pretty, includeObject(q));
+  const include = tableIncludes(format, q);
+  const res = "list" in answer ? listResponse(answer.list, format, pretty, include) : objectResponse(kind, answer, format, pretty, include);
   if (warnings.length) res.headers.warning = warningHeaders(warnings);
   return res;
 }
 
-async function action(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, user: UserInfo, pretty: boolean): Promise<ApiResponse> {
+async function action(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, user: UserInfo, format: OutputFormat, pretty: boolean): Promise<ApiResponse> {
   if (req.method !== "POST" || info.name === undefined) throw errors.methodNotAllowed();
   const handler = rt.actions?.get(`${info.kind.plural}/${info.subresource}`);
   if (!handler) throw errors.routeNotFound();
@@ -400,7 +433,38 @@ async function action(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, us
   const made = ACTION_SUBRESOURCES[info.subresource!];
   const body = await readActionBody(req, made?.kind ?? "", made ? `${made.group}/${made.version}` : "v1");
   const answer = await handler({ user, namespace: info.namespace ?? "", name: info.name, body, dryRun: opts.dryRun });
-  return json(answer.object, pretty, answer.code);
+  return actionResponse(answer.object, format, pretty, answer.code);
+}
+
+/** A create-only handler's answer (a review, a TokenRequest) in the negotiated representation. */
+function actionResponse(object: unknown, format: OutputFormat, pretty: boolean, code: number): ApiResponse {
+  const obj = object as KubeObject;
+  const body = format.as ? metadataView(obj, `${goPackage(obj.apiVersion ?? "")}.${obj.kind}`, format, pretty, false) : encodeValue(obj, format.media, pretty);
+  return { status: code, headers: { ...BASE_HEADERS, "content-type": contentType(format.media) }, body };
+}
+
+/** Table options are read (and refused) only when a Table is asked for, as kube's optionsForTransform does. */
+function tableIncludes(format: OutputFormat, q: URLSearchParams): IncludeObject {
+  return format.as === "Table" ? includeObject(q) : "Metadata";
+}
+
+/** The package of the internal Go type kube-apiserver names in conversion errors (`core` for `*core.PodList`). */
+function goPackage(apiVersion: string): string {
+  const slash = apiVersion.indexOf("/");
+  return slash < 0 ? "core" : apiVersion.slice(0, slash).split(".")[0];
+}
+
+/**
+ * An object's `as=PartialObjectMetadata` view; `as=PartialObjectMetadataList` of one object is kube's 406.
+ * `goType` names the object as kube's message does; `immutable`: the store's own object (its encoding is kept).
+ */
+function metadataView(obj: KubeObject, goType: string, format: OutputFormat, pretty: boolean, immutable: boolean): ApiResponse["body"] {
+  if (format.as === "PartialObjectMetadataList") {
+    throw errors.conversionNotAcceptable(`you requested PartialObjectMetadataList, but the requested object is not a list (*${goType})`);
+  }
+  const version = format.asVersion ?? "v1";
+  if (format.media === "protobuf") return encodeUnknown(`meta.k8s.io/${version}`, "PartialObjectMetadata", partialObjectMetadataBytes(obj, immutable));
+  return encodeValue(partialMetadata(obj, version), format.media, pretty);
 }
 
 function includeObject(q: URLSearchParams): IncludeObject {
@@ -420,16 +484,22 @@ function servedAs(kind: AnyKind, obj: KubeObject): KubeObject | undefined {
 }
 
 function objectResponse(kind: AnyKind, answer: Extract<Answer, { object: unknown }>, format: OutputFormat, pretty: boolean, include: IncludeObject): ApiResponse {
-  const headers = { ...BASE_HEADERS, "content-type": contentType(format) };
-  const served = servedAs(kind, answer.object as KubeObject);
+  const headers = { ...BASE_HEADERS, "content-type": contentType(format.media) };
+  const stored = answer.object as KubeObject;
+  const served = servedAs(kind, stored);
   const a = served ? { ...answer, object: served, json: undefined } : answer;
   const obj = a.object as KubeObject;
   const isObject = (obj as { kind?: string }).kind === kind.kind;
-  if (format === "table" && isObject) {
-    return { status: a.code, headers, body: encodeValue(table(kind, [obj], { resourceVersion: obj.metadata.resourceVersion }, include), "json", pretty) };
+  // An answer with its stored serialisation is the store's own object, which never changes: protobuf keeps its encoding.
+  const immutable = answer.json !== undefined;
+  if (format.as === "Table" && isObject) {
+    return { status: a.code, headers, body: encodeValue(table(kind, [obj], { resourceVersion: obj.metadata.resourceVersion }, include), format.media, pretty) };
   }
-  if (format === "metadata" && isObject) return { status: a.code, headers, body: encodeValue(partialMetadata(obj), "json", pretty) };
-  return { status: a.code, headers, body: encodeValue(a.object, format === "yaml" ? "yaml" : "json", pretty, a.json) };
+  if (format.as && isObject) return { status: a.code, headers, body: metadataView(stored, `${goPackage(apiVersionOf(kind))}.${kind.kind}`, format, pretty, immutable) };
+  if (format.media === "protobuf" && isObject) {
+    return { status: a.code, headers, body: encodeObjectBody(stored, { apiVersion: apiVersionOf(kind), kind: kind.kind }, immutable) };
+  }
+  return { status: a.code, headers, body: encodeValue(a.object, format.media, pretty, a.json) };
 }
 
 function listMeta(list: ListAnswer): Record<string, unknown> {
@@ -440,7 +510,19 @@ function listMeta(list: ListAnswer): Record<string, unknown> {
 }
 
 function listResponse(answer: ListAnswer, format: OutputFormat, pretty: boolean, include: IncludeObject): ApiResponse {
-  const headers = { ...BASE_HEADERS, "content-type": contentType(format) };
+  const headers = { ...BASE_HEADERS, "content-type": contentType(format.media) };
+  const kind = answer.kind;
+  if (format.as === "PartialObjectMetadata") {
+    throw errors.conversionNotAcceptable(`you requested PartialObjectMetadata, but the requested object is a list (*${goPackage(apiVersionOf(kind))}.${kind.kind}List)`);
+  }
+  const version = format.asVersion ?? "v1";
+  if (format.media === "protobuf") {
+    // List items carry no type meta in protobuf, and the store's objects keep their encodings: a list is copies.
+    const body = format.as === "PartialObjectMetadataList"
+      ? encodeListBody({ apiVersion: `meta.k8s.io/${version}`, kind: "PartialObjectMetadataList" }, listMeta(answer), answer.items.map((i) => partialObjectMetadataBytes(i.object, true)))
+      : encodeListBody({ apiVersion: apiVersionOf(kind), kind: `${kind.kind}List` }, listMeta(answer), answer.items.map((i) => messageBytes(kind.kind, i.object, true)));
+    return { status: 200, headers, body };
+  }
   const list = answer.kind.servedFrom ? {
     ...answer,
     items: answer.items.map((i) => {
@@ -449,15 +531,16 @@ function listResponse(answer: ListAnswer, format: OutputFormat, pretty: boolean,
     }),
   } : answer;
   const meta = listMeta(list);
-  if (format === "table") {
-    return { status: 200, headers, body: encodeValue(table(list.kind, list.items.map((i) => i.object), meta, include), "json", pretty) };
+  if (format.as === "Table") {
+    return { status: 200, headers, body: encodeValue(table(list.kind, list.items.map((i) => i.object), meta, include), format.media, pretty) };
   }
-  if (format === "metadata") {
-    return { status: 200, headers, body: encodeValue({ kind: "PartialObjectMetadataList", apiVersion: "meta.k8s.io/v1", metadata: meta, items: list.items.map((i) => partialMetadata(i.object)) }, "json", pretty) };
+  if (format.as === "PartialObjectMetadataList") {
+    const view = { kind: "PartialObjectMetadataList", apiVersion: `meta.k8s.io/${version}`, metadata: meta, items: list.items.map((i) => partialMetadata(i.object, version)) };
+    return { status: 200, headers, body: encodeValue(view, format.media, pretty) };
   }
   const head = { kind: `${list.kind.kind}List`, apiVersion: apiVersionOf(list.kind), metadata: meta };
-  if (format === "yaml" || pretty) {
-    return { status: 200, headers, body: encodeValue({ ...head, items: list.items.map((i) => i.object) }, format === "yaml" ? "yaml" : "json", pretty) };
+  if (format.media === "yaml" || pretty) {
+    return { status: 200, headers, body: encodeValue({ ...head, items: list.items.map((i) => i.object) }, format.media, pretty) };
   }
   // Splice the stored serialisations: no parse, no re-stringify of the items.
   const prefix = JSON.stringify(head).slice(0, -1);
@@ -467,29 +550,33 @@ function listResponse(answer: ListAnswer, format: OutputFormat, pretty: boolean,
 async function watch(rt: ApiRuntime, req: ApiRequest, info: ResourceRequest, format: OutputFormat): Promise<ApiResponse> {
   const opts = parseListOptions(req.query, true);
   const spec = await rt.registry.prepareWatch(info.kind, info.namespace, info.name, opts);
-  if (info.kind.servedFrom && format !== "table" && format !== "metadata") {
-    // One serialisation per event is shared by the declared group's watchers; this group's get their own.
-    spec.encode = (type: EventType, object: KubeObject) => `${JSON.stringify({ type, object: servedAs(info.kind, object) ?? object })}\n`;
-  }
-  if (format === "table" || format === "metadata") {
-    const kind = info.kind;
+  const kind = info.kind;
+  if (format.as === "Table") {
     const include = includeObject(req.query);
     let first = true;
     spec.encode = (type: EventType, object: KubeObject) => {
-      const obj = format === "metadata" ? partialMetadata(object) : {
+      const obj = {
         kind: "Table", apiVersion: "meta.k8s.io/v1", metadata: { resourceVersion: object.metadata.resourceVersion },
         columnDefinitions: first ? columnDefinitions(kind) : null, rows: [tableRow(kind, object, include)],
       };
       first = false;
       return `${JSON.stringify({ type, object: obj })}\n`;
     };
+  } else {
+    // Protobuf frames, metadata views and another group's apiVersion: one encoding per event and framing.
+    spec.framing = watchFraming(kind.kind, apiVersionOf(kind), kind.servedFrom !== undefined, format);
   }
+  // That framing of as=PartialObjectMetadataList ends the stream at its first event (an empty frame).
+  const closing = format.as === "PartialObjectMetadataList";
   const timeoutMs = opts.timeoutSeconds !== undefined && opts.timeoutSeconds > 0
     ? opts.timeoutSeconds * 1000
     : (1800 + Math.random() * 1800) * 1000;
   return {
     status: 200,
-    headers: { ...BASE_HEADERS, "content-type": "application/json", "cache-control": "no-cache, private, no-transform", "x-accel-buffering": "no" },
-    stream: { start: (sink) => rt.registry.watch(spec, sink), timeoutMs },
+    headers: {
+      ...BASE_HEADERS, "content-type": format.media === "protobuf" ? PROTOBUF_WATCH_MEDIA_TYPE : "application/json",
+      "cache-control": "no-cache, private, no-transform", "x-accel-buffering": "no",
+    },
+    stream: { start: (sink) => rt.registry.watch(spec, closing ? { send: (c) => c.length > 0 && sink.send(c), close: () => sink.close() } : sink), timeoutMs },
   };
 }

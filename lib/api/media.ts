@@ -1,47 +1,158 @@
-// Content negotiation: which representation a client accepts (JSON, YAML, Table, PartialObjectMetadata)
-// and how request bodies are decoded. Protobuf is not offered: every client we serve lists JSON too.
+// Content negotiation exactly as kube-apiserver's (apiserver/pkg/endpoints/handlers/negotiation with
+// goautoneg's Accept parsing): which representation a client accepts (JSON, YAML, protobuf; Table and
+// PartialObjectMetadata[List] conversions) and how request bodies are decoded.
 import { parseAllDocuments } from "yaml";
 import { decodeProtobufBody } from "../codec/protobuf";
 import { errors } from "./errors";
 
-export type OutputFormat = "json" | "yaml" | "table" | "metadata";
+export type MediaFormat = "json" | "yaml" | "protobuf";
+export type Conversion = "Table" | "PartialObjectMetadata" | "PartialObjectMetadataList";
 
+/** What to answer with: the serializer, and the `as=` conversion of a `meta.k8s.io` clause, if any. */
+export interface OutputFormat {
+  media: MediaFormat;
+  as?: Conversion;
+  /** The conversion's version: `v1` or `v1beta1` of `meta.k8s.io`. */
+  asVersion?: string;
+  /** The clause carried `pretty=1`. */
+  pretty: boolean;
+}
+
+export const JSON_FORMAT: OutputFormat = { media: "json", pretty: false };
+
+/** In the order the server lists them (the first is the default). */
+const SERIALIZERS: readonly { media: MediaFormat; type: string; subType: string; stream: boolean }[] = [
+  { media: "json", type: "application", subType: "json", stream: true },
+  { media: "yaml", type: "application", subType: "yaml", stream: false },
+  { media: "protobuf", type: "application", subType: "vnd.kubernetes.protobuf", stream: true },
+];
 const OFFERED = "application/json, application/yaml, application/vnd.kubernetes.protobuf";
 const OFFERED_WATCH = "application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch";
 
-interface Clause { type: string; params: Record<string, string>; q: number; order: number }
+/** What an endpoint can produce (kube's EndpointRestrictions). */
+export interface Restrictions {
+  /** Conversions to `meta.k8s.io` Table (JSON/YAML only) and PartialObjectMetadata[List] are offered. */
+  table: boolean;
+  metadata: boolean;
+  /** The one `sv=` (server version of generic output) accepted, if any. */
+  serverVersion?: string;
+  /** The endpoint's own objects have a protobuf encoding (default true; conversions always do). */
+  protobuf?: boolean;
+}
+/** A resource endpoint (kube's RequestScope with a table convertor). */
+export const RESOURCE_ENDPOINT: Restrictions = { table: true, metadata: true, serverVersion: "v1" };
+/** A create-only endpoint (reviews, `serviceaccounts/token`): a RequestScope without a table convertor. */
+export const ACTION_ENDPOINT: Restrictions = { table: false, metadata: true, serverVersion: "v1" };
+/** Errors (kube's DefaultEndpointRestrictions): no conversions. */
+export const PLAIN_ENDPOINT: Restrictions = { table: false, metadata: false };
 
-function parseAccept(header: string): Clause[] {
-  return header.split(",").map((part, order) => {
-    const [type, ...rest] = part.split(";").map((s) => s.trim());
-    const params: Record<string, string> = {};
-    for (const r of rest) {
-      const eq = r.indexOf("=");
-      if (eq > 0) params[r.slice(0, eq).trim().toLowerCase()] = r.slice(eq + 1).trim();
-    }
-    const q = params.q !== undefined ? Number(params.q) : 1;
-    return { type: type.toLowerCase(), params, q: Number.isFinite(q) ? q : 0, order };
-  }).filter((c) => c.type && c.q > 0).sort((a, b) => b.q - a.q || a.order - b.order);
+interface Clause { type: string; subType: string; q: number; params: Map<string, string> }
+
+const trimSpaces = (s: string) => s.replace(/^ +| +$/g, "");
+
+/** Go's strconv.ParseFloat(s, 32), whose error goautoneg ignores (so a malformed q is 0). */
+function parseQ(s: string): number {
+  if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) return Math.fround(Number(s));
+  if (/^[+-]?inf(inity)?$/i.test(s)) return s.startsWith("-") ? -Infinity : Infinity;
+  if (/^[+-]?nan$/i.test(s)) return NaN;
+  return 0;
 }
 
-/** The representation to answer with; throws 406 when nothing the client accepts can be produced. */
-export function negotiate(accept: string | undefined, opts: { watch?: boolean; list?: boolean; conversions?: boolean } = {}): OutputFormat {
-  if (!accept) return "json";
-  for (const c of parseAccept(accept)) {
-    const json = c.type === "application/json" || c.type === "*/*" || c.type === "application/*";
-    if (!json && c.type !== "application/yaml") continue;
-    if (c.type === "application/yaml" && opts.watch) continue;
-    const as = c.params.as;
-    if (as) {
-      if (!opts.conversions || c.type !== "application/json" || c.params.g !== "meta.k8s.io" || !["v1", "v1beta1"].includes(c.params.v ?? "")) continue;
-      if (as === "Table") return "table";
-      if (as === (opts.list ? "PartialObjectMetadataList" : "PartialObjectMetadata")) return "metadata";
-      if (as === "PartialObjectMetadata" && opts.watch) return "metadata";
-      continue;
+/** goautoneg's Less: a higher q first, but also any concrete type before a wildcard one, whatever their q. */
+function before(a: Clause, b: Clause): boolean {
+  if (a.q > b.q) return true;
+  if (a.type !== "*" && b.type === "*") return true;
+  if (a.subType !== "*" && b.subType === "*") return true;
+  return false;
+}
+
+/** goautoneg.ParseAccept: case-sensitive types, space-trimmed parts, then Go's sort (insertion sort for short lists). */
+export function parseAccept(header: string): Clause[] {
+  const out: Clause[] = [];
+  for (const rawPart of header.split(",")) {
+    const part = trimSpaces(rawPart);
+    const [range, ...rest] = part.split(";");
+    const sp = range.split("/");
+    const type = trimSpaces(sp[0]);
+    let subType: string;
+    if (sp.length === 1 && type === "*") subType = "*";
+    else if (sp.length === 2) subType = trimSpaces(sp[1]);
+    else continue;
+    const clause: Clause = { type, subType, q: 1, params: new Map() };
+    for (const param of rest) {
+      const eq = param.indexOf("=");
+      if (eq < 0) continue;
+      const token = trimSpaces(param.slice(0, eq));
+      if (token === "q") clause.q = parseQ(param.slice(eq + 1));
+      else clause.params.set(token, trimSpaces(param.slice(eq + 1))); // a Go map: the last one wins
     }
-    return c.type === "application/yaml" ? "yaml" : "json";
+    out.push(clause);
   }
-  throw errors.notAcceptable(opts.watch ? OFFERED_WATCH : OFFERED);
+  for (let i = 1; i < out.length; i++) {
+    for (let j = i; j > 0 && before(out[j], out[j - 1]); j--) [out[j], out[j - 1]] = [out[j - 1], out[j]];
+  }
+  return out;
+}
+
+/** acceptMediaTypeOptions: the clause's parameters against what the serializer and the endpoint allow. */
+function acceptOptions(params: Map<string, string>, s: (typeof SERIALIZERS)[number], endpoint: Restrictions): OutputFormat | undefined {
+  let convert: { kind: string; group: string; version: string } | undefined;
+  let pretty = false;
+  for (const [k, v] of params) {
+    switch (k) {
+      case "as": (convert ??= { kind: "", group: "", version: "" }).kind = v; break;
+      case "g": (convert ??= { kind: "", group: "", version: "" }).group = v; break;
+      case "v": (convert ??= { kind: "", group: "", version: "" }).version = v; break;
+      case "stream": if (v && (!s.stream || v !== "watch")) return undefined; break;
+      // The server version of generic output: only the meta group's own ("v1") on resource endpoints.
+      case "sv": if (v && v !== endpoint.serverVersion) return undefined; break;
+      case "pretty": pretty = v === "1"; break;
+    }
+  }
+  if (!convert) return s.media === "protobuf" && endpoint.protobuf === false ? undefined : { media: s.media, pretty };
+  if (convert.group !== "meta.k8s.io" || (convert.version !== "v1" && convert.version !== "v1beta1")) return undefined;
+  if (convert.kind === "Table") {
+    if (!endpoint.table || (s.media !== "json" && s.media !== "yaml")) return undefined;
+  } else if (convert.kind === "PartialObjectMetadata" || convert.kind === "PartialObjectMetadataList") {
+    if (!endpoint.metadata) return undefined;
+  } else {
+    return undefined;
+  }
+  return { media: s.media, as: convert.kind as Conversion, asVersion: convert.version, pretty };
+}
+
+/** NegotiateMediaTypeOptions: the first clause (in goautoneg order) a serializer can satisfy; no header means JSON. */
+function negotiateOptions(accept: string | undefined, endpoint: Restrictions): OutputFormat | undefined {
+  if (!accept) return JSON_FORMAT;
+  for (const clause of parseAccept(accept)) {
+    for (const s of SERIALIZERS) {
+      const matches = (clause.type === s.type && (clause.subType === s.subType || clause.subType === "*"))
+        || (clause.type === "*" && clause.subType === "*");
+      if (!matches) continue;
+      const options = acceptOptions(clause.params, s, endpoint);
+      if (options) return options;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The representation to answer with; throws kube's 406 when nothing the client accepts can be produced. A
+ * watch also needs a stream serializer: YAML chosen for a watch is a 406 listing the stream media types.
+ */
+export function negotiate(accept: string | undefined, opts: { watch?: boolean; endpoint?: Restrictions } = {}): OutputFormat {
+  const format = negotiateOptions(accept, opts.endpoint ?? RESOURCE_ENDPOINT);
+  if (!format) throw errors.notAcceptable(OFFERED);
+  if (opts.watch && format.media === "yaml") throw errors.notAcceptable(OFFERED_WATCH);
+  return format;
+}
+
+/**
+ * How an error Status is written (kube's ErrorNegotiated): negotiated without conversions, or undefined when
+ * that fails too, in which case the Status goes out as JSON indented by two spaces (WriteRawJSON).
+ */
+export function negotiateError(accept: string | undefined): MediaFormat | undefined {
+  return negotiateOptions(accept, PLAIN_ENDPOINT)?.media;
 }
 
 export type BodyType = "json" | "yaml" | "protobuf" | "json-patch" | "merge-patch" | "strategic-merge-patch" | "apply-patch";

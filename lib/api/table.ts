@@ -7,8 +7,9 @@ export function columnDefinitions(kind: AnyKind) {
   return kind.columns.map((c) => ({ name: c.name, type: c.type, format: c.format ?? "", description: c.description, priority: c.priority }));
 }
 
-export function partialMetadata(obj: KubeObject) {
-  return { kind: "PartialObjectMetadata", apiVersion: "meta.k8s.io/v1", metadata: obj.metadata };
+/** The metadata-only view of an object (`as=PartialObjectMetadata`), in meta.k8s.io `version`. */
+export function partialMetadata(obj: KubeObject, version = "v1") {
+  return { kind: "PartialObjectMetadata", apiVersion: `meta.k8s.io/${version}`, metadata: obj.metadata };
 }
 
 export function tableRow(kind: AnyKind, obj: KubeObject, include: IncludeObject, now = Date.now()) {

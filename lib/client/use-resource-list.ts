@@ -14,6 +14,8 @@ import { startWatch, type WatchStatus } from "./watch-connection";
 
 interface ActiveWatch {
   refs: number;
+  /** Subscribers that did not ask for a background watch; while any remain the watch has normal priority. */
+  normalRefs: number;
   epoch: number;
   stop: () => void;
   status: WatchStatus;
@@ -76,11 +78,12 @@ function ensureWatch(client: QueryClient, kind: AnyKind, scope: ListScope, key: 
   let watch = active.get(id);
   if (watch && watch.epoch === state.epoch) return watch;
   watch?.stop();
-  const created: ActiveWatch = { refs: watch?.refs ?? 0, epoch: state.epoch, stop: () => {}, status: "connecting", buffer: [], scheduled: false };
+  const created: ActiveWatch = { refs: watch?.refs ?? 0, normalRefs: watch?.normalRefs ?? 0, epoch: state.epoch, stop: () => {}, status: "connecting", buffer: [], scheduled: false };
   active.set(id, created);
   created.stop = startWatch({
     url: (rv) => watchUrl(kind, scope, rv),
     resourceVersion: state.resourceVersion,
+    priority: () => (created.normalRefs > 0 ? "normal" : "background"),
     onEvent: (event) => {
       created.buffer.push(event);
       scheduleFlush(client, key, created);
@@ -104,13 +107,18 @@ export interface ResourceListResult {
   refetch: () => void;
 }
 
-/** Lists `kind` within `scope` and keeps the list live. `kind` undefined disables the list (e.g. unknown URL). */
-export function useResourceList(kind: AnyKind | undefined, scope: ListScope, options: { enabled?: boolean } = {}): ResourceListResult {
+/**
+ * Lists `kind` within `scope` and keeps the list live. `kind` undefined disables the list (e.g. unknown URL).
+ * `background`: the watch gives way to other watches when connections are scarce (HTTP/1.1); its list is as
+ * current as theirs, only its events may arrive later. A watch another view uses normally stays normal.
+ */
+export function useResourceList(kind: AnyKind | undefined, scope: ListScope, options: { enabled?: boolean; background?: boolean } = {}): ResourceListResult {
   const client = useQueryClient();
   const effectiveScope: ListScope = { ...scope, namespace: kind?.namespaced ? scope.namespace : undefined };
   const key = queryKeys.list(kind?.plural ?? "", effectiveScope);
   const id = keyString(key);
   const enabled = !!kind && options.enabled !== false;
+  const background = options.background === true;
   const query = useQuery({
     queryKey: key,
     queryFn: async ({ signal }) => listStateFromBody(await apiRequest<ListBody>(listUrl(kind!, effectiveScope), { signal })),
@@ -128,9 +136,11 @@ export function useResourceList(kind: AnyKind | undefined, scope: ListScope, opt
     if (!enabled || !kind || !query.data) return;
     const watch = ensureWatch(client, kind, effectiveScope, key, query.data);
     watch.refs++;
+    if (!background) watch.normalRefs++;
     if (watch.stopTimer) clearTimeout(watch.stopTimer);
     return () => {
       watch.refs--;
+      if (!background) watch.normalRefs--;
       // A short grace period lets a view that re-mounts (navigation between tabs) keep its stream.
       if (watch.refs <= 0) {
         watch.stopTimer = setTimeout(() => {
@@ -141,7 +151,7 @@ export function useResourceList(kind: AnyKind | undefined, scope: ListScope, opt
       }
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [id, epoch, enabled]);
+  }, [id, epoch, enabled, background]);
 
   const watchState = useSyncExternalStore(
     (listener) => {

@@ -5,7 +5,7 @@
 import { apiHeaders, notifyUnauthorized } from "./api-client";
 import { isExpired, type WatchEvent } from "./apply-watch-event";
 import { readWatchStream } from "./watch-stream";
-import { sharedWatchSlots, type WatchSlots } from "./watch-slots";
+import { sharedWatchSlots, type WatchPriority, type WatchSlots } from "./watch-slots";
 
 export type WatchStatus = "connecting" | "live" | "reconnecting" | "relisting" | "error";
 
@@ -16,6 +16,8 @@ export interface WatchConnectionOptions {
   onStatus: (status: WatchStatus, detail?: string) => void;
   onExpired: () => void;
   slots?: WatchSlots;
+  /** Asked before each connection: a background watch yields its slot to normal ones (see watch-slots.ts). */
+  priority?: () => WatchPriority;
   fetchImpl?: typeof fetch;
   /** Back-off steps in ms; the last repeats. */
   backoffMs?: number[];
@@ -42,7 +44,7 @@ export function startWatch(options: WatchConnectionOptions): () => void {
     });
 
   async function once(): Promise<"again" | "expired" | "stop"> {
-    const slot = await slots.acquire(stopController.signal);
+    const slot = await slots.acquire(stopController.signal, options.priority?.() ?? "normal");
     const attempt = new AbortController();
     const abortAttempt = () => attempt.abort();
     stopController.signal.addEventListener("abort", abortAttempt);

@@ -77,6 +77,13 @@ describe("loadServerConfig", () => {
     expect(() => loadServerConfig({ INSECURE_HTTP: "maybe" })).toThrow(/INSECURE_HTTP must be/);
   });
 
+  it("takes TLS_CA_FILE, the CA that issued TLS_CERT_FILE, only together with it", () => {
+    const c = loadServerConfig({ TLS_CERT_FILE: "a.crt", TLS_KEY_FILE: "a.key", TLS_CA_FILE: "ca.crt" });
+    expect(c.tlsCaFile).toBe(path.resolve("ca.crt"));
+    expect(loadServerConfig({ TLS_CERT_FILE: "a.crt", TLS_KEY_FILE: "a.key" }).tlsCaFile).toBeUndefined();
+    expect(() => loadServerConfig({ TLS_CA_FILE: "/ca.crt" })).toThrow(/TLS_CA_FILE names the CA that issued TLS_CERT_FILE/);
+  });
+
   it("requires TLS_CERT_FILE and TLS_KEY_FILE together", () => {
     expect(() => loadServerConfig({ TLS_CERT_FILE: "/x.crt" })).toThrow(/TLS_CERT_FILE is set but TLS_KEY_FILE is not/);
     expect(() => loadServerConfig({ TLS_KEY_FILE: "/x.key" })).toThrow(/TLS_KEY_FILE is set but TLS_CERT_FILE is not/);

@@ -18,6 +18,11 @@ export interface ServerConfig {
   tlsCertFile?: string;
   /** Absolute path of the PEM private key for tlsCertFile. */
   tlsKeyFile?: string;
+  /**
+   * Absolute path of the PEM CA certificate(s) that issued tlsCertFile (TLS_CA_FILE): what the kubeconfig
+   * written for users and the `kube-root-ca.crt` ConfigMaps carry. Only with tlsCertFile.
+   */
+  tlsCaFile?: string;
   /** True only when INSECURE_HTTP explicitly opts in to plain HTTP. */
   insecureHttp: boolean;
   /** How long (seconds) old resource versions stay readable before compaction. Default 300. */
@@ -30,6 +35,12 @@ export interface ServerConfig {
   serviceNodePortRange: { base: number; size: number };
   /** How long Events live (EVENT_TTL_SECONDS). Default 3600. */
   eventTTLSeconds: number;
+  /** Read-only requests served at once (MAX_REQUESTS_INFLIGHT). Default 400; 0 means no limit. */
+  maxRequestsInflight: number;
+  /** Mutating requests served at once (MAX_MUTATING_REQUESTS_INFLIGHT). Default 200; 0 means no limit. */
+  maxMutatingRequestsInflight: number;
+  /** Deadline of a request that is not long-running (REQUEST_TIMEOUT_SECONDS). Default 60. */
+  requestTimeoutSeconds: number;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -41,6 +52,9 @@ export const DEFAULT_COMPACTION_WINDOW_SECONDS = 300;
 export const DEFAULT_SERVICE_CLUSTER_IP_RANGE = "10.96.0.0/12";
 export const DEFAULT_SERVICE_NODE_PORT_RANGE = "30000-32767";
 export const DEFAULT_EVENT_TTL_SECONDS = 3600;
+export const DEFAULT_MAX_REQUESTS_INFLIGHT = 400;
+export const DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT = 200;
+export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 60;
 
 /** An IPv4 or IPv6 CIDR as kube-apiserver accepts for --service-cluster-ip-range (one range). */
 function parseCidr(name: string, value: string): string {
@@ -133,6 +147,11 @@ export function loadServerConfig(env: Env = process.env): ServerConfig {
     throw new Error(`${set} is set but ${missing} is not: set both to serve your own certificate, or neither to use the generated one`);
   }
 
+  const caRaw = read(env, "TLS_CA_FILE");
+  if (caRaw !== undefined && certRaw === undefined) {
+    throw new Error("TLS_CA_FILE names the CA that issued TLS_CERT_FILE: set TLS_CERT_FILE and TLS_KEY_FILE too, or unset TLS_CA_FILE");
+  }
+
   const insecureHttp = parseBoolean("INSECURE_HTTP", read(env, "INSECURE_HTTP"));
 
   const windowRaw = read(env, "COMPACTION_WINDOW_SECONDS");
@@ -144,17 +163,29 @@ export function loadServerConfig(env: Env = process.env): ServerConfig {
     host, port, dataDir, databaseUrl, insecureHttp, compactionWindowSeconds,
     serviceClusterIPRange: DEFAULT_SERVICE_CLUSTER_IP_RANGE, serviceNodePortRange: { base: 30000, size: 2768 },
     eventTTLSeconds: DEFAULT_EVENT_TTL_SECONDS,
+    maxRequestsInflight: DEFAULT_MAX_REQUESTS_INFLIGHT,
+    maxMutatingRequestsInflight: DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
+    requestTimeoutSeconds: DEFAULT_REQUEST_TIMEOUT_SECONDS,
   };
   if (adminToken !== undefined) config.adminToken = adminToken;
   config.serviceClusterIPRange = parseCidr("SERVICE_CLUSTER_IP_RANGE", read(env, "SERVICE_CLUSTER_IP_RANGE") ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE);
   config.serviceNodePortRange = parsePortRange("SERVICE_NODE_PORT_RANGE", read(env, "SERVICE_NODE_PORT_RANGE") ?? DEFAULT_SERVICE_NODE_PORT_RANGE);
   const ttl = read(env, "EVENT_TTL_SECONDS");
   config.eventTTLSeconds = ttl === undefined ? DEFAULT_EVENT_TTL_SECONDS : parseInteger("EVENT_TTL_SECONDS", ttl, 1, 365 * 24 * 3600);
+  const inflight = (name: string, fallback: number) => {
+    const v = read(env, name);
+    return v === undefined ? fallback : parseInteger(name, v, 0, 1_000_000);
+  };
+  config.maxRequestsInflight = inflight("MAX_REQUESTS_INFLIGHT", DEFAULT_MAX_REQUESTS_INFLIGHT);
+  config.maxMutatingRequestsInflight = inflight("MAX_MUTATING_REQUESTS_INFLIGHT", DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT);
+  const timeout = read(env, "REQUEST_TIMEOUT_SECONDS");
+  config.requestTimeoutSeconds = timeout === undefined ? DEFAULT_REQUEST_TIMEOUT_SECONDS : parseInteger("REQUEST_TIMEOUT_SECONDS", timeout, 1, 24 * 3600);
   const tokenFile = read(env, "TOKEN_AUTH_FILE");
   if (tokenFile !== undefined) config.tokenAuthFile = path.resolve(tokenFile);
   if (certRaw !== undefined && keyRaw !== undefined) {
     config.tlsCertFile = path.resolve(certRaw);
     config.tlsKeyFile = path.resolve(keyRaw);
+    if (caRaw !== undefined) config.tlsCaFile = path.resolve(caRaw);
   }
   return config;
 }

@@ -19,10 +19,12 @@ export interface FlowControlLimits {
   queueLengthPerUser: number;
   /** Watches one user may hold open at once. */
   watchesPerUser: number;
+  /** Longest a request that is not long-running may take, queue included (REQUEST_TIMEOUT_SECONDS, 60). */
+  requestTimeoutSeconds: number;
 }
 
 export const DEFAULT_LIMITS: FlowControlLimits = {
-  readOnly: 400, mutating: 200, queueWaitMs: 10_000, queueLengthPerUser: 100, watchesPerUser: 1000,
+  readOnly: 400, mutating: 200, queueWaitMs: 10_000, queueLengthPerUser: 100, watchesPerUser: 1000, requestTimeoutSeconds: 60,
 };
 
 const TOO_MANY = "Too many requests, please try again later.";

@@ -272,4 +272,4 @@ export const produces = (o: Operation) => ["application/json", "application/yaml
 
 /** Media types an operation accepts. */
 export const consumes = (o: Operation) =>
-  o.body?.patch ? ["application/json-patch+json", "application/merge-patch+json", "application/strategic-merge-patch+json"] : ["*/*"];
+  o.body?.patch ? ["application/json-patch+json", "application/merge-patch+json", "application/strategic-merge-patch+json", "application/apply-patch+yaml"] : ["*/*"];

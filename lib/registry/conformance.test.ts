@@ -1,30 +1,15 @@
-// One suite for every kind, fed by each kind's template: the generic registry over a real SQLite store.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+// One suite for every kind, fed by each kind's template: the generic registry over a real store (SQLite and PostgreSQL).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StatusError } from "../api/errors";
 import { kinds } from "../kinds";
 import type { KubeObject } from "../kinds/types";
 import { openStore, type Store } from "../storage";
+import { freshDatabaseUrl, testBackends } from "../storage/test-databases";
 import { parseDeleteOptions, parseListOptions } from "./options";
 import { Registry, type Answer } from "./registry";
 
-// SQLite always; PostgreSQL too when TEST_PG_URL names a server (a fresh database is made for the run).
-const backends: [string, () => Promise<string>][] = [["sqlite", async () => `file:${mkdtempSync(path.join(tmpdir(), "cc-registry-"))}/r.db`]];
-if (process.env.TEST_PG_URL) backends.push(["postgresql", () => freshPostgresDatabase(process.env.TEST_PG_URL!)]);
-
-async function freshPostgresDatabase(url: string): Promise<string> {
-  const { default: pg } = await import("pg");
-  const name = `cc_test_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
+// SQLite and PostgreSQL (TEST_PG_URL; a fresh database per run; fails without it unless SKIP_POSTGRES=1).
+const backends = testBackends.map((b) => [b, () => freshDatabaseUrl(b, "cc_registry")] as const);
 
 describe.each(backends)("registry on %s", (_backend, databaseUrl) => {
 let store: Store;

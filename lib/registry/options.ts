@@ -2,6 +2,8 @@
 // kube-apiserver's messages.
 import { errors, field, type FieldError } from "../api/errors";
 import type { UserInfo } from "../auth/user-info";
+import type { KubeObject } from "../kinds/types";
+import { FIELD_MANAGER_MAX_LENGTH, isPrintable } from "../apply/manager-name";
 
 export type FieldValidation = "Ignore" | "Warn" | "Strict";
 
@@ -10,6 +12,16 @@ export interface WriteOptions {
   fieldValidation: FieldValidation;
   /** Who writes (admission and RBAC escalation checks read it); undefined for the server's own writes. */
   user?: UserInfo;
+  /** The `fieldManager` query parameter (validated), when sent. */
+  fieldManager?: string;
+  /** The `force` query parameter of a server-side apply patch. */
+  force?: boolean;
+  /**
+   * Field-ownership bookkeeping (lib/apply, server-side apply's managedFields): called with the object about
+   * to be admitted (defaults applied) and the stored object (undefined on create); what it returns is what
+   * the write continues with. Runs again on every attempt of a guaranteed update.
+   */
+  track?: (obj: KubeObject, old: KubeObject | undefined) => KubeObject;
 }
 
 export interface ListOptions {
@@ -64,12 +76,39 @@ function parseDryRun(values: string[], optionsKind: OptionsKind): boolean {
   return values.length > 0;
 }
 
-export function parseWriteOptions(q: URLSearchParams, optionsKind: Exclude<OptionsKind, "DeleteOptions"> = "CreateOptions"): WriteOptions {
+/** What the `force` query parameter would be decoded to: undefined when absent (Go's strconv.ParseBool). */
+function parseForce(q: URLSearchParams): boolean | undefined {
+  const v = q.get("force");
+  if (v === null) return undefined;
+  if (["1", "t", "T", "true", "TRUE", "True"].includes(v)) return true;
+  if (["0", "f", "F", "false", "FALSE", "False"].includes(v)) return false;
+  throw errors.badRequest(`strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`);
+}
+
+/**
+ * Create/Update/PatchOptions from the query, checked as kube's ValidateCreateOptions / ValidateUpdateOptions /
+ * ValidatePatchOptions (all problems in one 422). `apply` marks a server-side apply patch: it needs a
+ * fieldManager, and only it may say `force`.
+ */
+export function parseWriteOptions(q: URLSearchParams, optionsKind: Exclude<OptionsKind, "DeleteOptions"> = "CreateOptions", apply = false): WriteOptions {
   const fv = q.get("fieldValidation") ?? "";
-  if (!["", "Ignore", "Warn", "Strict"].includes(fv)) {
-    throw errors.invalidOptions(optionsKind, [field.notSupported("fieldValidation", fv, ["", "Ignore", "Strict", "Warn"])]);
+  const fieldManager = q.get("fieldManager") ?? "";
+  const force = optionsKind === "PatchOptions" ? parseForce(q) : undefined;
+  const errs: FieldError[] = [];
+  if (optionsKind === "PatchOptions" && !apply && force !== undefined) errs.push(field.forbidden("force", "may not be specified for non-apply patch"));
+  if (apply && fieldManager === "") errs.push(field.required("fieldManager", "is required for apply patch"));
+  if (new TextEncoder().encode(fieldManager).length > FIELD_MANAGER_MAX_LENGTH) errs.push(field.tooLong("fieldManager", FIELD_MANAGER_MAX_LENGTH));
+  if (!isPrintable(fieldManager)) errs.push(field.invalid("fieldManager", fieldManager, "invalid characters"));
+  const dryRun = q.getAll("dryRun");
+  if (dryRun.some((v) => v !== "All")) {
+    errs.push({ type: "FieldValueNotSupported", field: "dryRun", detail: `Unsupported value: ${goStringSlice(dryRun)}: supported values: "All"` });
   }
-  return { dryRun: parseDryRun(q.getAll("dryRun"), optionsKind), fieldValidation: (fv || "Warn") as FieldValidation };
+  if (!["", "Ignore", "Warn", "Strict"].includes(fv)) errs.push(field.notSupported("fieldValidation", fv, ["", "Ignore", "Strict", "Warn"]));
+  if (errs.length) throw errors.invalidOptions(optionsKind, errs);
+  const opts: WriteOptions = { dryRun: dryRun.length > 0, fieldValidation: (fv || "Warn") as FieldValidation };
+  if (fieldManager) opts.fieldManager = fieldManager;
+  if (force !== undefined) opts.force = force;
+  return opts;
 }
 
 export function parseListOptions(q: URLSearchParams, forceWatch = false): ListOptions {

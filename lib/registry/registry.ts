@@ -1,12 +1,12 @@
 // The generic registry: every verb for every kind, driven by the kind's declaration (lib/kinds). It never
 // names a kind. Write phases, in order (kube-apiserver's BeforeCreate / Store.Update):
 //   create: type meta -> namespace -> decodeError -> system metadata -> generateName -> applyDefaults ->
-//           mutating admission -> prepareForCreate -> validate (metadata + kind) -> validating admission ->
-//           canonicalize -> commit (retry generateName)
+//           managedFields (opts.track) -> mutating admission -> prepareForCreate -> validate (metadata + kind) ->
+//           validating admission -> canonicalize -> commit (retry generateName)
 //   update: type meta -> namespace/name match -> read current -> resourceVersion rule -> carry system
 //           metadata and status (or only status for /status, or what a subresource strategy lets change) ->
-//           applyDefaults -> mutating admission -> prepareForUpdate -> validate + validateUpdate ->
-//           validating admission -> canonicalize -> no-op check -> commit (guaranteed-update retry)
+//           applyDefaults -> managedFields (opts.track) -> mutating admission -> prepareForUpdate -> validate +
+//           validateUpdate -> validating admission -> canonicalize -> no-op check -> commit (guaranteed-update retry)
 //   delete: options -> preconditions -> validating admission -> kind deletion (Namespace) / finalizers /
 //           grace period -> commit
 import { randomUUID } from "node:crypto";
@@ -273,6 +273,10 @@ export class Registry {
     const generated = !meta.name && !!meta.generateName;
     if (generated) meta.name = generateName(meta.generateName!);
     kind.applyDefaults?.(obj);
+    if (opts.track) {
+      obj = opts.track(obj, undefined);
+      meta = obj.metadata;
+    }
     const review: AdmissionRequest = {
       operation: "CREATE", kind, namespace: meta.namespace ?? "", name: meta.name ?? "", subresource: "",
       object: obj, user: opts.user, dryRun: opts.dryRun,
@@ -385,6 +389,7 @@ export class Registry {
       const sub = opts.subresource ?? "";
       let obj = this.mergeForUpdate(kind, step.update, old, sub);
       kind.applyDefaults?.(obj);
+      if (opts.track) obj = opts.track(obj, old);
       const review: AdmissionRequest = {
         operation: "UPDATE", kind, namespace: kind.namespaced ? namespace : "", name, subresource: sub,
         object: obj, oldObject: old, user: opts.user, dryRun: opts.dryRun,
@@ -405,7 +410,8 @@ export class Registry {
       canonicalize(kind, obj);
       obj.metadata.generation = nextGeneration(obj, old, old.metadata.generation);
       obj.metadata.resourceVersion = old.metadata.resourceVersion;
-      if (deepEqual(obj, old)) return { code: 200, object: old, json: current!.json };
+      // An unchanged object is not written, unless its stored form is stale (encryption key rotation, as kube).
+      if (deepEqual(obj, old) && !current!.stale) return { code: 200, object: old, json: current!.json };
       // Removing the last finalizer of an object whose deletion is due completes the deletion.
       const finishes = !!obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length)
         && (obj.metadata.deletionGracePeriodSeconds ?? 0) === 0 && !kind.holdsDeletion?.(obj);

@@ -17,7 +17,10 @@ import { startControllers } from "../controllers";
 import { RegistryEventRecorder } from "../events/event-recorder";
 import { admissionChain } from "./admission";
 import { buildSecurity } from "./security";
+import { serverMetrics } from "./metrics";
+import { FlowController } from "../flowcontrol/flow-controller";
 import { openStore, type Store } from "../storage";
+import { encryptionFromEnv, groupsOfKinds } from "../encryption";
 import { ensureServingCertificate, loadServingCertificate, type ServingCertificate } from "../tls/certificates";
 
 export interface ServerRuntime extends ApiRuntime {
@@ -50,8 +53,9 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
   let tls: ServingCertificate | undefined;
   if (!config.insecureHttp) {
     tls = config.tlsCertFile && config.tlsKeyFile
-      ? loadServingCertificate(config.tlsCertFile, config.tlsKeyFile)
+      ? loadServingCertificate(config.tlsCertFile, config.tlsKeyFile, config.tlsCaFile)
       : await ensureServingCertificate({ dataDir: config.dataDir, hosts: isWildcard(config.host) ? [] : [config.host] });
+    if (tls.caWarning) console.warn(`warning: ${tls.caWarning}`);
   }
   const kubeconfigPath = path.join(config.dataDir, "admin.kubeconfig");
   writeKubeconfig(kubeconfigPath, renderKubeconfig({
@@ -60,8 +64,11 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
     token: adminToken,
   }));
 
-  const store = await openStore({ databaseUrl: config.databaseUrl, compactionWindowSeconds: config.compactionWindowSeconds });
+  // ENCRYPTION_CONFIG: kube's EncryptionConfiguration; a bad file stops the start here, naming the problem.
+  const transformer = encryptionFromEnv(process.env, groupsOfKinds(kinds));
+  const store = await openStore({ databaseUrl: config.databaseUrl, compactionWindowSeconds: config.compactionWindowSeconds, transformer });
   const registry = new Registry(store, kinds);
+  const metrics = serverMetrics(store);
   const security = await buildSecurity(registry, {
     dataDir: config.dataDir, adminToken, tokenAuthFile: config.tokenAuthFile,
     externalAddress: `${isWildcard(config.host) ? "127.0.0.1" : config.host}:${config.port}`,
@@ -82,9 +89,15 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
   const openapi: ApiRuntime["openapi"] = openapiDocument;
   const auditLog = auditLogFromEnv(process.env);
   const audit: ApiRuntime["audit"] = auditLog && ((record) => auditLog.write(buildAuditEvent(record)));
+  // kube's 0 means "no limit" for the in-flight settings.
+  const flowControl = new FlowController({
+    readOnly: config.maxRequestsInflight || Number.MAX_SAFE_INTEGER,
+    mutating: config.maxMutatingRequestsInflight || Number.MAX_SAFE_INTEGER,
+    requestTimeoutSeconds: config.requestTimeoutSeconds,
+  });
   let closed = false;
   return {
-    config, store, tls, kubeconfigPath, registry, sessionBearer, openapi, audit,
+    config, store, tls, kubeconfigPath, registry, sessionBearer, openapi, audit, metrics, flowControl,
     authenticate: security.authenticate, authorizer: security.authorizer, actions: security.actions, oidc: security.oidc,
     serverAddress: `${isWildcard(config.host) ? "127.0.0.1" : config.host}:${config.port}`,
     isReady: () => !closed,

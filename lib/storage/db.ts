@@ -39,23 +39,61 @@ export function placeholder(dialect: Dialect): (i: number) => string {
   return dialect === "postgresql" ? (i) => `$${i}` : () => "?";
 }
 
+/** Advisory lock keys (PostgreSQL): one per job that only one replica may do at a time. */
+export const ADVISORY_LOCK = { migrate: 0x63630001, compact: 0x63630002 } as const;
+
+/**
+ * Creates the schema on an empty database and applies every migration not applied yet. On PostgreSQL the
+ * whole run is one transaction holding an advisory lock, so replicas starting together on an empty
+ * database wait for each other instead of racing (DDL is transactional there).
+ */
 export async function migrate(db: Db, dialect: Dialect, dir = path.join(process.cwd(), "prisma/migrations")): Promise<string[]> {
   const p = placeholder(dialect);
-  await db.$executeRawUnsafe(`CREATE TABLE IF NOT EXISTS "_app_migrations" ("name" TEXT PRIMARY KEY, "applied_at" TEXT NOT NULL)`);
+  const files = readdirSync(path.join(dir, dialect)).filter((f) => f.endsWith(".sql")).sort();
+  const statementsOf = (file: string) => readFileSync(path.join(dir, dialect, file), "utf8")
+    .split(/;\s*(?:\n|$)/).map((s) => s.trim()).filter(Boolean);
+  const createTable = `CREATE TABLE IF NOT EXISTS "_app_migrations" ("name" TEXT PRIMARY KEY, "applied_at" TEXT NOT NULL)`;
+  const record = `INSERT INTO "_app_migrations" ("name","applied_at") VALUES (${p(1)}, ${p(2)})`;
+  if (dialect === "postgresql") {
+    return db.$transaction(async (tx) => {
+      await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(${ADVISORY_LOCK.migrate})::text AS "locked"`);
+      await tx.$executeRawUnsafe(createTable);
+      const done = new Set((await tx.$queryRawUnsafe<{ name: string }[]>(`SELECT "name" FROM "_app_migrations"`)).map((r) => r.name));
+      const applied: string[] = [];
+      for (const file of files.filter((f) => !done.has(f))) {
+        for (const s of statementsOf(file)) await tx.$executeRawUnsafe(s);
+        await tx.$executeRawUnsafe(record, file, new Date().toISOString());
+        applied.push(file);
+      }
+      return applied;
+    }, { maxWait: 60_000, timeout: 120_000 });
+  }
+  // SQLite: processes starting together on one new file may find it locked (a lock upgrade does not wait for
+  // the busy timeout): try again until the other one is done.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await migrateSqlite(db, files, statementsOf, createTable, record);
+    } catch (err) {
+      if (attempt >= 50 || !/SQLITE_BUSY|database is locked/i.test(String((err as Error)?.message ?? err))) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+async function migrateSqlite(db: Db, files: string[], statementsOf: (file: string) => string[], createTable: string, record: string): Promise<string[]> {
+  await db.$executeRawUnsafe(createTable);
   const done = new Set((await db.$queryRawUnsafe<{ name: string }[]>(`SELECT "name" FROM "_app_migrations"`)).map((r) => r.name));
   const applied: string[] = [];
-  for (const file of readdirSync(path.join(dir, dialect)).filter((f) => f.endsWith(".sql")).sort()) {
+  for (const file of files) {
     if (done.has(file)) continue;
-    const statements = readFileSync(path.join(dir, dialect, file), "utf8")
-      .split(/;\s*(?:\n|$)/).map((s) => s.trim()).filter(Boolean);
     try {
       await db.$transaction(async (tx) => {
-        for (const s of statements) await tx.$executeRawUnsafe(s); // SQLite: one statement per call
-        await tx.$executeRawUnsafe(`INSERT INTO "_app_migrations" ("name","applied_at") VALUES (${p(1)}, ${p(2)})`, file, new Date().toISOString());
+        for (const s of statementsOf(file)) await tx.$executeRawUnsafe(s); // SQLite: one statement per call
+        await tx.$executeRawUnsafe(record, file, new Date().toISOString());
       });
     } catch (err) {
-      // Another server process on the same store may have applied it at the same moment.
-      const again = await db.$queryRawUnsafe<{ name: string }[]>(`SELECT "name" FROM "_app_migrations" WHERE "name" = ${p(1)}`, file);
+      // Another server process on the same file may have applied it at the same moment.
+      const again = await db.$queryRawUnsafe<{ name: string }[]>(`SELECT "name" FROM "_app_migrations" WHERE "name" = ?`, file);
       if (again.length === 0) throw err;
       continue;
     }

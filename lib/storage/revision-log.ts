@@ -3,11 +3,12 @@
 // every write transaction; that row lock serialises writers on SQLite and PostgreSQL alike, so revisions
 // are contiguous and commit in order, and a tailing process can never miss or reorder one.
 import Database, { type Statement } from "better-sqlite3";
+import pg from "pg";
 import type { Db, Dialect } from "./db";
-import { placeholder } from "./db";
+import { ADVISORY_LOCK, placeholder } from "./db";
 import { Mutex } from "./mutex";
-import type { EventType, LogEvent, ObjectKey, WriteOp, WriteResult } from "./types";
-import { objectKeyString } from "./types";
+import type { EventType, LogEvent, ObjectKey, ValueTransformer, WriteOp, WriteResult } from "./types";
+import { objectKeyString, plainValues } from "./types";
 import type { KubeObject } from "../kinds/types";
 
 interface Pending {
@@ -21,9 +22,45 @@ export interface LogRow {
   type: EventType;
   key: ObjectKey;
   json: string;
+  stale?: boolean;
+  /** When the write was committed (epoch ms, the writer's clock). */
+  createdAt?: number;
+}
+
+/**
+ * What a cache needs to start: every current object at `rev`, and the log entries after `historyStartRev` up
+ * to `rev` (contiguous), each with the state it replaced where that lies before the history (`bases`).
+ */
+export interface StoreSnapshot {
+  rev: number;
+  objects: { key: ObjectKey; rev: number; json: string; stale?: boolean }[];
+  historyStartRev: number;
+  history: LogRow[];
+  /** For keys whose first history entry is not a create: their latest entry at or before historyStartRev. */
+  bases: LogRow[];
+}
+
+/** PostgreSQL: every write transaction notifies this channel with its last revision (see notifier.ts). */
+export const LOG_CHANNEL = "cluster_core_log";
+
+/** Counters for metrics (lib/metrics reads them): commit latency and volume. */
+export interface CommitStats {
+  /** Write transactions committed (one per batch). */
+  batches: number;
+  /** Writes committed (log entries appended). */
+  writes: number;
+  /** Sum of the batches' commit durations, seconds (from the first statement to COMMIT). */
+  commitSecondsSum: number;
+  /** The last batch's commit duration, seconds. */
+  lastCommitSeconds: number;
+  /** Failed write transactions (the database refused or was unreachable). */
+  failures: number;
 }
 
 const MAX_BATCH = 64;
+
+interface DbLogRow { rev: bigint; resource: string; namespace: string; name: string; type: string; object: string; createdAt: bigint }
+const LOG_COLUMNS = `"rev", "resource", "namespace", "name", "type", "object", "createdAt"`;
 
 interface BatchResult {
   results: WriteResult[];
@@ -34,6 +71,22 @@ interface BatchResult {
 interface Executor {
   query<T>(sql: string, params: unknown[]): T[] | Promise<T[]>;
   execute(sql: string, params: unknown[]): number | Promise<number>;
+}
+
+/** Statements inside one transaction (or plain reads), with numbered or `?` placeholders as `placeholder()` makes them. */
+interface Session {
+  query<T>(sql: string, ...params: unknown[]): Promise<T[]>;
+  execute(sql: string, ...params: unknown[]): Promise<number>;
+}
+
+/** node-postgres sends strings for BIGINT parameters (it has no BigInt encoding); int8 results come back as strings. */
+const pgParams = (params: unknown[]) => params.map((v) => (typeof v === "bigint" ? v.toString() : v));
+
+function pgSession(client: pg.PoolClient): Session {
+  return {
+    query: async <T>(sql: string, ...params: unknown[]) => (await client.query(sql, pgParams(params))).rows as T[],
+    execute: async (sql: string, ...params: unknown[]) => (await client.query(sql, pgParams(params))).rowCount ?? 0,
+  };
 }
 
 /**
@@ -60,12 +113,24 @@ export class RevisionLog {
   /** SQLite runs every statement on one connection: reads must not interleave with an open write transaction. */
   private readonly connection: Mutex | null;
   private readonly p: (i: number) => string;
+  /** How object JSON is held in the database (encryption at rest, lib/encryption); set by openStore. */
+  transformer: ValueTransformer = plainValues;
+
+  readonly commitStats: CommitStats = { batches: 0, writes: 0, commitSecondsSum: 0, lastCommitSeconds: 0, failures: 0 };
+  /** Observers of each committed batch's duration (seconds) and size, e.g. a latency histogram. */
+  readonly commitObservers = new Set<(seconds: number, writes: number) => void>();
 
   /** SQLite: a read-only connection used only to read the revision counter. */
   private readonly counterReader: Statement | null = null;
   private readonly readerDb: Database.Database | null = null;
   /** SQLite: the driver connection write transactions run on. */
   private readonly writer: Database.Database | null = null;
+  /**
+   * PostgreSQL: node-postgres connections for every statement of this class. Through Prisma each statement
+   * costs milliseconds (more than the database's own work and the commit's flush); its client stays for
+   * migrations and for callers of `Store.db`.
+   */
+  private readonly pool: pg.Pool | null = null;
 
   constructor(
     private readonly db: Db,
@@ -73,9 +138,14 @@ export class RevisionLog {
     private readonly onCommitted: (events: LogEvent[]) => void,
     sqliteFile?: string,
     synchronous: "FULL" | "NORMAL" = "FULL",
+    postgresUrl?: string,
   ) {
     this.connection = dialect === "sqlite" ? new Mutex() : null;
     this.p = placeholder(dialect);
+    if (dialect === "postgresql" && postgresUrl) {
+      this.pool = new pg.Pool({ connectionString: postgresUrl, max: 10, keepAlive: true });
+      this.pool.on("error", () => { /* an idle connection dropped: the pool replaces it */ });
+    }
     if (sqliteFile) {
       this.writer = new Database(sqliteFile, { fileMustExist: true, timeout: 10_000 });
       this.writer.pragma("journal_mode = WAL");
@@ -98,13 +168,61 @@ export class RevisionLog {
     return st;
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.readerDb?.close();
     this.writer?.close();
+    await this.pool?.end();
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
     return this.connection ? this.connection.run(fn) : fn();
+  }
+
+  /**
+   * Runs `fn` in one transaction (`snapshot`: a read-only consistent snapshot): on PostgreSQL on a pooled
+   * node-postgres connection, otherwise as a Prisma interactive transaction (one at a time on SQLite).
+   */
+  private transaction<T>(fn: (s: Session) => Promise<T>, opts: { snapshot?: boolean; timeoutMs?: number } = {}): Promise<T> {
+    const pool = this.pool;
+    if (pool) {
+      return (async () => {
+        const client = await pool.connect();
+        let broken: Error | undefined;
+        try {
+          await client.query(opts.snapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN");
+          const out = await fn(pgSession(client));
+          await client.query("COMMIT");
+          return out;
+        } catch (err) {
+          await client.query("ROLLBACK").catch((e: Error) => { broken = e; });
+          throw err;
+        } finally {
+          client.release(broken);
+        }
+      })();
+    }
+    return this.exclusive(() => this.db.$transaction(async (tx) => fn({
+      query: <R>(sql: string, ...params: unknown[]) => tx.$queryRawUnsafe<R[]>(sql, ...params),
+      execute: (sql: string, ...params: unknown[]) => tx.$executeRawUnsafe(sql, ...params),
+    }), {
+      ...(opts.snapshot ? { isolationLevel: this.dialect === "postgresql" ? "RepeatableRead" as const : "Serializable" as const } : {}),
+      timeout: opts.timeoutMs ?? 30_000, maxWait: 30_000,
+    }));
+  }
+
+  /** Runs `fn`'s reads outside a transaction (each statement on its own). */
+  private reads<T>(fn: (s: Session) => Promise<T>): Promise<T> {
+    const pool = this.pool;
+    if (pool) {
+      return fn({
+        query: async <R>(sql: string, ...params: unknown[]) => (await pool.query(sql, pgParams(params))).rows as R[],
+        execute: async (sql: string, ...params: unknown[]) => (await pool.query(sql, pgParams(params))).rowCount ?? 0,
+      });
+    }
+    return this.exclusive(() => fn({
+      query: <R>(sql: string, ...params: unknown[]) => this.db.$queryRawUnsafe<R[]>(sql, ...params),
+      execute: (sql: string, ...params: unknown[]) => this.db.$executeRawUnsafe(sql, ...params),
+    }));
   }
 
   /** Queue one write; resolves once it is durably committed (or refused by its precondition). */
@@ -124,10 +242,16 @@ export class RevisionLog {
     while (this.queue.length) {
       const batch = this.queue.splice(0, MAX_BATCH);
       try {
+        const t0 = performance.now();
         const { results, events } = await this.writeBatch(batch.map((b) => b.op));
+        const seconds = (performance.now() - t0) / 1000;
+        const st = this.commitStats;
+        st.batches++; st.writes += events.length; st.commitSecondsSum += seconds; st.lastCommitSeconds = seconds;
+        for (const o of this.commitObservers) o(seconds, events.length);
         this.onCommitted(events);
         batch.forEach((b, i) => b.resolve(results[i]));
       } catch (err) {
+        this.commitStats.failures++;
         batch.forEach((b) => b.reject(err));
       }
     }
@@ -137,7 +261,8 @@ export class RevisionLog {
   /**
    * One write transaction for a batch, the same SQL on every database. SQLite runs it synchronously on a
    * dedicated driver connection (BEGIN IMMEDIATE takes the write lock first); Prisma's per-statement cost
-   * (0.2-0.4 ms) would otherwise dominate every write. PostgreSQL runs it as a Prisma interactive transaction.
+   * (0.2-0.4 ms) would otherwise dominate every write. PostgreSQL runs it on a node-postgres connection (see
+   * `pool`), the statements one after another.
    */
   private writeBatch(ops: WriteOp[]): Promise<BatchResult> {
     if (this.writer) {
@@ -156,13 +281,75 @@ export class RevisionLog {
         return Promise.reject(err);
       }
     }
-    return this.db.$transaction(async (tx) => {
+    if (this.pool) return this.pgWriteBatch(this.pool, ops);
+    return this.transaction((tx) => {
       const ex: Executor = {
-        query: <T>(sql: string, params: unknown[]) => tx.$queryRawUnsafe<T[]>(sql, ...params),
-        execute: (sql: string, params: unknown[]) => tx.$executeRawUnsafe(sql, ...params),
+        query: <T>(sql: string, params: unknown[]) => tx.query<T>(sql, ...params),
+        execute: (sql: string, params: unknown[]) => tx.execute(sql, ...params),
       };
-      return this.batchStatements(ops, ex);
-    }, { maxWait: 30_000, timeout: 30_000 });
+      return Promise.resolve(this.batchStatements(ops, ex));
+    });
+  }
+
+  /**
+   * A batch on PostgreSQL in three round trips, whatever its size: BEGIN with the counter bump and the
+   * precondition read (one simple-protocol message; the keys are quoted literals), every write of the batch
+   * as one statement (data-modifying WITH clauses), and the notification with COMMIT. The counter row stays
+   * locked from the first to the last, so the fewer waits for the database backend in between (each a
+   * scheduling delay on a busy machine), the more batches per second every replica together can commit.
+   */
+  private async pgWriteBatch(pool: pg.Pool, ops: WriteOp[]): Promise<BatchResult> {
+    const client = await pool.connect();
+    const writes: { sql: string; params: unknown[] }[] = [];
+    let notify = "";
+    let broken: Error | undefined;
+    // The statements batchStatements reads with, answered from one message sent up front: its first query is
+    // the counter bump, its second the current revisions of the batch's keys (it looks rows up by key).
+    const keys = new Map(ops.map((op) => [`${op.key.resource}\u0000${objectKeyString(op.key)}`, op.key]));
+    const lit = (v: string) => client.escapeLiteral(v);
+    const current = `SELECT "resource", "namespace", "name", "rev" FROM "CurrentObject" WHERE ${[...keys.values()]
+      .map((k) => `("resource" = ${lit(k.resource)} AND "namespace" = ${lit(k.namespace)} AND "name" = ${lit(k.name)})`).join(" OR ")}`;
+    let prelude: pg.QueryResult[] | undefined;
+    let reads = 0;
+    const ex: Executor = {
+      query: async <T>(sql: string, params: unknown[]) => {
+        reads++;
+        if (reads === 1 && params.length === 0 && sql.startsWith(`UPDATE "Revision"`)) {
+          prelude = (await client.query(`BEGIN; ${sql}; ${current}`)) as unknown as pg.QueryResult[];
+          return prelude[1].rows as T[];
+        }
+        if (reads === 2 && prelude && sql.startsWith(`SELECT "resource", "namespace", "name", "rev" FROM "CurrentObject"`)) return prelude[2].rows as T[];
+        if (!prelude) throw new Error(`unexpected first statement of a write batch: ${sql.slice(0, 60)}`);
+        return (await client.query(sql, pgParams(params))).rows as T[];
+      },
+      // Writes are collected (their row counts are not used) and sent together before COMMIT.
+      execute: (sql: string, params: unknown[]) => {
+        if (sql.startsWith("NOTIFY ")) notify = sql;
+        else writes.push({ sql, params });
+        return 0;
+      },
+    };
+    try {
+      const out = await this.batchStatements(ops, ex);
+      if (writes.length) {
+        let offset = 0;
+        const parts = writes.map((w) => {
+          const shifted = w.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+          offset += w.params.length;
+          return shifted;
+        });
+        const last = parts.pop()!;
+        const sql = parts.length ? `WITH ${parts.map((p, i) => `"w${i}" AS (${p})`).join(", ")} ${last}` : last;
+        await client.query(sql, pgParams(writes.flatMap((w) => w.params)));
+      }
+      await client.query(notify ? `${notify}; COMMIT` : "COMMIT");
+      return out;
+    } catch (err) {
+      await client.query("ROLLBACK").catch((e: Error) => { broken = e; });
+      throw err;
+    } finally {
+      client.release(broken);
+    }
   }
 
   /**
@@ -171,6 +358,8 @@ export class RevisionLog {
    */
   private batchStatements(ops: WriteOp[], ex: Executor): BatchResult | Promise<BatchResult> {
     const p = this.p;
+    const transformer = this.transformer;
+    const notify = this.dialect === "postgresql";
     const now = BigInt(Date.now());
     return run(function* () {
       const [{ rev: startRev }] = (yield ex.query<{ rev: bigint | number }>(
@@ -207,11 +396,12 @@ export class RevisionLog {
         results.push({ ok: true, event });
       }
       if (events.length === 0) return { results, events };
+      const stored = new Map(events.map((e) => [e, transformer.toStorage(e.key, e.json)]));
 
       yield ex.execute(
         `INSERT INTO "LogEntry" ("rev", "resource", "namespace", "name", "type", "object", "createdAt") VALUES ${
           events.map((_, i) => `(${[1, 2, 3, 4, 5, 6, 7].map((j) => p(7 * i + j)).join(", ")})`).join(", ")}`,
-        events.flatMap((e) => [BigInt(e.rev), e.key.resource, e.key.namespace, e.key.name, e.type, e.json, now]));
+        events.flatMap((e) => [BigInt(e.rev), e.key.resource, e.key.namespace, e.key.name, e.type, stored.get(e)!, now]));
 
       const upserts = [...finalState.values()].filter((e) => e.type !== "DELETED");
       const deletes = [...finalState.values()].filter((e) => e.type === "DELETED");
@@ -220,7 +410,7 @@ export class RevisionLog {
           `INSERT INTO "CurrentObject" ("resource", "namespace", "name", "rev", "object") VALUES ${
             upserts.map((_, i) => `(${[1, 2, 3, 4, 5].map((j) => p(5 * i + j)).join(", ")})`).join(", ")
           } ON CONFLICT ("resource", "namespace", "name") DO UPDATE SET "rev" = excluded."rev", "object" = excluded."object"`,
-          upserts.flatMap((e) => [e.key.resource, e.key.namespace, e.key.name, BigInt(e.rev), e.json]));
+          upserts.flatMap((e) => [e.key.resource, e.key.namespace, e.key.name, BigInt(e.rev), stored.get(e)!]));
       }
       if (deletes.length) {
         yield ex.execute(
@@ -228,31 +418,92 @@ export class RevisionLog {
           deletes.flatMap((e) => [e.key.resource, e.key.namespace, e.key.name]));
       }
       yield ex.execute(`UPDATE "Revision" SET "rev" = ${p(1)} WHERE "id" = 1`, [BigInt(rev)]);
+      // Delivered to every listening replica when (and only if) this transaction commits.
+      if (notify) yield ex.execute(`NOTIFY ${LOG_CHANNEL}, '${rev}'`, []);
       return { results, events };
     });
   }
 
   /** Log rows after `rev`, in revision order. */
   readAfter(rev: number, limit: number): Promise<LogRow[]> {
-    return this.exclusive(async () => {
-      const rows = await this.db.$queryRawUnsafe<{ rev: bigint; resource: string; namespace: string; name: string; type: string; object: string }[]>(
-        `SELECT "rev", "resource", "namespace", "name", "type", "object" FROM "LogEntry" WHERE "rev" > ${this.p(1)} ORDER BY "rev" LIMIT ${this.p(2)}`,
+    return this.reads(async (db) => {
+      const rows = await db.query<DbLogRow>(
+        `SELECT ${LOG_COLUMNS} FROM "LogEntry" WHERE "rev" > ${this.p(1)} ORDER BY "rev" LIMIT ${this.p(2)}`,
         BigInt(rev), BigInt(limit));
-      return rows.map((r) => ({ rev: Number(r.rev), type: r.type as EventType, key: { resource: r.resource, namespace: r.namespace, name: r.name }, json: r.object }));
+      return rows.map((r) => this.logRow(r));
     });
   }
 
-  /** The store's revision and every current object, read as one consistent snapshot. */
-  loadSnapshot(): Promise<{ rev: number; objects: { key: ObjectKey; rev: number; json: string }[] }> {
-    return this.exclusive(() => this.db.$transaction(async (tx) => {
-      const [{ rev }] = await tx.$queryRawUnsafe<{ rev: bigint }[]>(`SELECT "rev" FROM "Revision" WHERE "id" = 1`);
-      const rows = await tx.$queryRawUnsafe<{ resource: string; namespace: string; name: string; rev: bigint; object: string }[]>(
+  private logRow(r: DbLogRow): LogRow {
+    const key = { resource: r.resource, namespace: r.namespace, name: r.name };
+    return { rev: Number(r.rev), type: r.type as EventType, key, ...this.transformer.fromStorage(key, r.object), createdAt: Number(r.createdAt) };
+  }
+
+  /** The row, or undefined when the transformer cannot read its value (see loadSnapshot). */
+  private readableLogRow(r: DbLogRow): LogRow | undefined {
+    try {
+      return this.logRow(r);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The store's revision, every current object and the watch history the log still holds, read as one
+   * consistent snapshot. The history is the contiguous run of log entries ending at the revision (entries
+   * above the compaction revision; on a log compacted before compaction kept each key's latest entry, the
+   * run after the last gap), plus, for each key whose first entry there is not a create, the entry it
+   * replaced: with it a replica that starts late serves watches and lists from any revision in the window.
+   */
+  loadSnapshot(): Promise<StoreSnapshot> {
+    const p = this.p;
+    return this.transaction(async (tx) => {
+      const [{ rev: revRaw }] = await tx.query<{ rev: bigint }>(`SELECT "rev" FROM "Revision" WHERE "id" = 1`);
+      const rev = Number(revRaw);
+      const rows = await tx.query<{ resource: string; namespace: string; name: string; rev: bigint; object: string }>(
         `SELECT "resource", "namespace", "name", "rev", "object" FROM "CurrentObject"`);
-      return {
-        rev: Number(rev),
-        objects: rows.map((r) => ({ key: { resource: r.resource, namespace: r.namespace, name: r.name }, rev: Number(r.rev), json: r.object })),
-      };
-    }, { isolationLevel: this.dialect === "postgresql" ? "RepeatableRead" : "Serializable", timeout: 120_000, maxWait: 30_000 }));
+      const objects = rows.map((r) => {
+        const key = { resource: r.resource, namespace: r.namespace, name: r.name };
+        return { key, rev: Number(r.rev), ...this.transformer.fromStorage(key, r.object) };
+      });
+      const [{ rev: compactedRaw }] = await tx.query<{ rev: bigint }>(`SELECT "rev" FROM "LogCompaction" WHERE "id" = 1`);
+      const entries = await tx.query<DbLogRow>(
+        `SELECT ${LOG_COLUMNS} FROM "LogEntry" WHERE "rev" > ${p(1)} AND "rev" <= ${p(2)} ORDER BY "rev"`, compactedRaw, revRaw);
+      // The contiguous run that ends at `rev`.
+      let first = entries.length;
+      while (first > 0 && Number(entries[first - 1].rev) === rev - (entries.length - first)) first--;
+      // An entry this process cannot read (written with an encryption key since removed, or in clear before
+      // encryption without an identity provider) ends the history there, as compaction would.
+      const readable = entries.slice(first).map((r) => this.readableLogRow(r));
+      const history = readable.slice(readable.lastIndexOf(undefined) + 1) as LogRow[];
+      const historyStartRev = rev - history.length;
+      // Keys whose first history entry replaced an older state: that state, from the log.
+      const seen = new Set<string>();
+      const need = new Map<string, ObjectKey>();
+      for (const e of history) {
+        const id = `${e.key.resource}\u0000${objectKeyString(e.key)}`;
+        if (!seen.has(id) && e.type !== "ADDED") need.set(id, e.key);
+        seen.add(id);
+      }
+      const bases: LogRow[] = [];
+      const keys = [...need.values()];
+      for (let i = 0; i < keys.length; i += 200) {
+        const chunk = keys.slice(i, i + 200);
+        const where = chunk.map((_, j) => `("resource" = ${p(3 * j + 2)} AND "namespace" = ${p(3 * j + 3)} AND "name" = ${p(3 * j + 4)})`).join(" OR ");
+        const found = await tx.query<DbLogRow>(
+          `SELECT ${LOG_COLUMNS} FROM "LogEntry" WHERE "rev" <= ${p(1)} AND (${where}) ORDER BY "rev" DESC`,
+          BigInt(historyStartRev), ...chunk.flatMap((k) => [k.resource, k.namespace, k.name]));
+        const latest = new Set<string>();
+        for (const r of found) {
+          const id = `${r.resource}\u0000${r.namespace}/${r.name}`;
+          if (latest.has(id)) continue;
+          latest.add(id);
+          const base = this.readableLogRow(r);
+          if (base) bases.push(base); // unreadable: the history starts after this key's first event
+        }
+      }
+      return { rev, objects, historyStartRev, history, bases };
+    }, { snapshot: true, timeoutMs: 120_000 });
   }
 
   /** The store's latest committed revision, cheaply (see WatchCache.catchUp). */
@@ -262,22 +513,73 @@ export class RevisionLog {
   }
 
   currentRevision(): Promise<number> {
-    return this.exclusive(async () => {
-      const [{ rev }] = await this.db.$queryRawUnsafe<{ rev: bigint }[]>(`SELECT "rev" FROM "Revision" WHERE "id" = 1`);
+    return this.reads(async (db) => {
+      const [{ rev }] = await db.query<{ rev: bigint }>(`SELECT "rev" FROM "Revision" WHERE "id" = 1`);
       return Number(rev);
     });
   }
 
   /** Oldest revision still in the log (0 when the log is empty). */
   oldestRevision(): Promise<number> {
-    return this.exclusive(async () => {
-      const [row] = await this.db.$queryRawUnsafe<{ rev: bigint | null }[]>(`SELECT MIN("rev") AS "rev" FROM "LogEntry"`);
+    return this.reads(async (db) => {
+      const [row] = await db.query<{ rev: bigint | null }>(`SELECT MIN("rev") AS "rev" FROM "LogEntry"`);
       return row?.rev == null ? 0 : Number(row.rev);
     });
   }
 
-  /** Drop log rows written before `beforeMs` (epoch ms). Current state is untouched. */
+  /** The revision up to which the log is compacted. */
+  compactedRevision(): Promise<number> {
+    return this.reads(async (db) => {
+      const [{ rev }] = await db.query<{ rev: bigint }>(`SELECT "rev" FROM "LogCompaction" WHERE "id" = 1`);
+      return Number(rev);
+    });
+  }
+
+  /**
+   * Compaction, as etcd's: every entry written before `beforeMs` (epoch ms) that a later entry of its key
+   * replaced, and every delete, goes, up to the newest such revision; each key's latest entry stays (the
+   * state a later write replaces, which a starting replica needs to rebuild its history). Current state is
+   * untouched. On PostgreSQL one replica compacts at a time (an advisory lock; the others skip this round).
+   * Returns the number of entries removed.
+   */
   compact(beforeMs: number): Promise<number> {
-    return this.exclusive(() => this.db.$executeRawUnsafe(`DELETE FROM "LogEntry" WHERE "createdAt" < ${this.p(1)}`, BigInt(beforeMs)));
+    const p = this.p;
+    const maxSql = `SELECT MAX("rev") AS "rev" FROM "LogEntry" WHERE "createdAt" < ${p(1)} AND "rev" > ${p(2)}`;
+    const deleteSql = `DELETE FROM "LogEntry" WHERE "rev" <= ${p(1)} AND ("type" = 'DELETED' OR EXISTS (SELECT 1 FROM "LogEntry" AS "later" WHERE ` +
+      `"later"."resource" = "LogEntry"."resource" AND "later"."namespace" = "LogEntry"."namespace" AND "later"."name" = "LogEntry"."name" ` +
+      `AND "later"."rev" > "LogEntry"."rev" AND "later"."rev" <= ${p(2)}))`;
+    const doneSql = `SELECT "rev" FROM "LogCompaction" WHERE "id" = 1`;
+    const markSql = `UPDATE "LogCompaction" SET "rev" = ${p(1)} WHERE "id" = 1`;
+    if (this.writer) {
+      // SQLite: on the write connection, between write batches (both run synchronously), holding the write lock.
+      const w = this.writer;
+      w.exec("BEGIN IMMEDIATE");
+      try {
+        const done = (this.prepared(doneSql).get() as { rev: bigint | number }).rev;
+        const upTo = (this.prepared(maxSql).get(BigInt(beforeMs), BigInt(done)) as { rev: bigint | number | null }).rev;
+        let removed = 0;
+        if (upTo != null) {
+          removed = this.prepared(deleteSql).run(BigInt(upTo), BigInt(upTo)).changes;
+          this.prepared(markSql).run(BigInt(upTo));
+        }
+        w.exec("COMMIT");
+        return Promise.resolve(removed);
+      } catch (err) {
+        if (w.inTransaction) w.exec("ROLLBACK");
+        return Promise.reject(err);
+      }
+    }
+    return this.transaction(async (tx) => {
+      if (this.dialect === "postgresql") {
+        const [{ locked }] = await tx.query<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock(${ADVISORY_LOCK.compact}) AS "locked"`);
+        if (!locked) return 0;
+      }
+      const [{ rev: done }] = await tx.query<{ rev: bigint }>(doneSql);
+      const [{ rev: upTo }] = await tx.query<{ rev: bigint | null }>(maxSql, BigInt(beforeMs), done);
+      if (upTo == null) return 0;
+      const removed = await tx.execute(deleteSql, upTo, upTo);
+      await tx.execute(markSql, upTo);
+      return removed;
+    }, { timeoutMs: 120_000 });
   }
 }

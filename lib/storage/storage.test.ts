@@ -1,18 +1,22 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { openStore, type Store, type WatchSink } from "./index";
+// The revision log and watch cache on SQLite and on PostgreSQL (TEST_PG_URL; see test-databases.ts), with
+// several stores on one database standing in for several server processes (replicas).
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { openStore, type Store, type WatchFraming, type WatchSink } from "./index";
+import { ADVISORY_LOCK } from "./db";
+import { freshDatabaseUrl, testBackends, type Backend } from "./test-databases";
 import type { KubeObject } from "../kinds/types";
 
 const stores: Store[] = [];
 afterEach(async () => { while (stores.length) await stores.pop()!.close(); });
 
-async function fresh(file?: string, windowSeconds = 300): Promise<{ store: Store; file: string }> {
-  const f = file ?? path.join(mkdtempSync(path.join(tmpdir(), "cc-store-")), "test.db");
-  const store = await openStore({ databaseUrl: `file:${f}`, compactionWindowSeconds: windowSeconds, pollIntervalMs: 20 });
+let backend: Backend = "sqlite";
+
+/** A store on a new database of the current backend, or another one on `url` (a second process). */
+async function fresh(url?: string, windowSeconds = 300, pollIntervalMs = 20): Promise<{ store: Store; file: string }> {
+  const u = url ?? await freshDatabaseUrl(backend);
+  const store = await openStore({ databaseUrl: u, compactionWindowSeconds: windowSeconds, pollIntervalMs });
   stores.push(store);
-  return { store, file: f };
+  return { store, file: u };
 }
 
 const cm = (name: string, data: Record<string, string> = {}): KubeObject =>
@@ -31,7 +35,9 @@ function collect(): { sink: WatchSink; lines: () => { type: string; object: Kube
 
 const always = { matches: () => true, initialState: false, initialEventsEnd: false, bookmarks: false, bookmark: () => "{}", expired: () => `{"code":410}` };
 
-describe("revision log and watch cache", () => {
+describe.each(testBackends)("revision log and watch cache on %s", (b) => {
+  beforeAll(() => { backend = b; });
+
   it("assigns strictly increasing revisions and enforces preconditions", async () => {
     const { store } = await fresh();
     const a = await store.log.commit({ type: "create", key: key("a"), object: cm("a") });
@@ -117,4 +123,186 @@ describe("revision log and watch cache", () => {
     expect(again.cache.get(key("kept"))?.object.data).toEqual({ a: "b" });
     expect(r.ok && again.cache.rev).toBe(r.ok ? r.event.rev : false);
   });
+
+  it("keys are data, whatever they hold (quotes, backslashes, dollars, unicode)", async () => {
+    const { store, file } = await fresh();
+    const odd = ["it's", "back\\slash", "dollar$1", "naïve-ü", "'; DROP TABLE \"LogEntry\"; --"];
+    for (const name of odd) expect((await store.log.commit({ type: "create", key: key(name), object: cm(name) })).ok).toBe(true);
+    for (const name of odd) expect(await store.log.commit({ type: "create", key: key(name), object: cm(name) })).toEqual({ ok: false, reason: "exists" });
+    const again = await store.log.commit({ type: "update", key: key("it's"), object: cm("it's", { v: "2" }), expectRev: (await latestRev(store, "it's"))! });
+    expect(again.ok).toBe(true);
+    const { store: other } = await fresh(file);
+    expect(other.cache.list("configmaps").map((o) => o.key.name).sort()).toEqual([...odd].sort());
+  });
+
+  it("writes from two processes never share a revision, and a precondition holds across them", async () => {
+    const { store: one, file } = await fresh();
+    const { store: two } = await fresh(file);
+    const results = await Promise.all(Array.from({ length: 120 }, (_, i) =>
+      (i % 2 ? one : two).log.commit({ type: "create", key: key(`c${i}`), object: cm(`c${i}`) })));
+    const revs = results.map((r) => (r.ok ? r.event.rev : -1)).sort((x, y) => x - y);
+    expect(new Set(revs).size).toBe(120);
+    expect(revs[119] - revs[0]).toBe(119);
+    for (let round = 0; round < 5; round++) {
+      const cur = await one.log.commit({ type: "update", key: key("c0"), object: cm("c0", { round: String(round) }), expectRev: (await latestRev(one, "c0"))! });
+      expect(cur.ok).toBe(true);
+      const expectRev = cur.ok ? cur.event.rev : 0;
+      const both = await Promise.all([one, two].map((s, i) =>
+        s.log.commit({ type: "update", key: key("c0"), object: cm("c0", { by: String(i) }), expectRev })));
+      expect(both.map((x) => (x.ok ? "ok" : x.reason)).sort()).toEqual(["conflict", "ok"]);
+    }
+  });
+
+  it("a process that opens later replays the shared log's history: watches and lists from an older revision", async () => {
+    const { store: one, file } = await fresh();
+    const start = one.cache.rev;
+    const labelled = (name: string, x: string, v: string): KubeObject => ({ ...cm(name, { v }), metadata: { name, namespace: "ns", labels: { x } } });
+    const a = await one.log.commit({ type: "create", key: key("a"), object: labelled("a", "1", "1") });
+    await one.log.commit({ type: "create", key: key("b"), object: labelled("b", "1", "1") });
+    const mid = one.cache.rev;
+    await one.log.commit({ type: "update", key: key("a"), object: labelled("a", "2", "2"), expectRev: a.ok ? a.event.rev : 0 });
+    await one.log.commit({ type: "delete", key: key("b"), object: labelled("b", "1", "1"), expectRev: (await latestRev(one, "b"))! });
+    await one.log.commit({ type: "create", key: key("c"), object: labelled("c", "2", "1") });
+    await one.log.commit({ type: "update", key: key("c"), object: labelled("c", "1", "2"), expectRev: (await latestRev(one, "c"))! });
+    const end = one.cache.rev;
+
+    const { store: late } = await fresh(file);
+    expect(late.cache.rev).toBe(end);
+    expect(late.cache.historyStartRev).toBeLessThanOrEqual(start);
+    const x1 = { ...always, matches: (o: KubeObject) => o.metadata.labels?.x === "1" };
+    for (const [since, spec] of [[start, always], [mid, always], [mid, x1]] as const) {
+      const want = collect(), got = collect();
+      one.cache.watch({ ...spec, resource: "configmaps", sinceRev: since }, want.sink);
+      late.cache.watch({ ...spec, resource: "configmaps", sinceRev: since }, got.sink);
+      const seq = (c: ReturnType<typeof collect>) => c.lines().map((l) => `${l.type} ${l.object.metadata.name}@${l.object.metadata.resourceVersion}`);
+      expect(seq(got)).toEqual(seq(want));
+      expect(seq(got).length).toBeGreaterThan(0);
+    }
+    const names = (s: Store, atRev: number) => s.cache.list("configmaps", { atRev }).map((o) => `${o.key.name}@${o.rev}`);
+    expect(names(late, mid)).toEqual(names(one, mid));
+    expect(names(late, mid)).toHaveLength(2);
+  });
+
+  it("compaction keeps each key's latest entry: a process that opens after it still knows what every later change replaced", async () => {
+    const { store: one, file } = await fresh();
+    const labelled = (name: string, x: string): KubeObject => ({ ...cm(name), metadata: { name, namespace: "ns", labels: { x } } });
+    await one.log.commit({ type: "create", key: key("a"), object: labelled("a", "0") });
+    await one.log.commit({ type: "create", key: key("b"), object: labelled("b", "1") });
+    await one.log.commit({ type: "update", key: key("a"), object: labelled("a", "1"), expectRev: (await latestRev(one, "a"))! });
+    await one.log.commit({ type: "delete", key: key("b"), object: labelled("b", "1"), expectRev: (await latestRev(one, "b"))! });
+    await one.log.commit({ type: "create", key: key("c"), object: labelled("c", "2") });
+    const compactedAt = one.cache.rev;
+    await new Promise((r) => setTimeout(r, 20));
+    const cutoff = Date.now();
+    await new Promise((r) => setTimeout(r, 20));
+    await one.log.commit({ type: "update", key: key("a"), object: labelled("a", "2"), expectRev: (await latestRev(one, "a"))! });
+    await one.log.commit({ type: "update", key: key("c"), object: labelled("c", "1"), expectRev: (await latestRev(one, "c"))! });
+    // a's create, b's create and delete go; a's update (replaced later) and c's create (its latest) stay.
+    expect(await one.log.compact(cutoff)).toBe(3);
+    expect(await one.log.compactedRevision()).toBe(compactedAt);
+
+    const { store: late } = await fresh(file);
+    expect(late.cache.historyStartRev).toBe(compactedAt);
+    const x1 = { ...always, matches: (o: KubeObject) => o.metadata.labels?.x === "1" };
+    const got = collect(), want = collect();
+    late.cache.watch({ ...x1, resource: "configmaps", sinceRev: compactedAt }, got.sink);
+    one.cache.watch({ ...x1, resource: "configmaps", sinceRev: compactedAt }, want.sink);
+    expect(got.lines().map((l) => `${l.type} ${l.object.metadata.name}`)).toEqual(["DELETED a", "ADDED c"]);
+    expect(got.lines()).toEqual(want.lines());
+    expect(late.cache.list("configmaps", { atRev: compactedAt }).map((o) => `${o.key.name}=${o.object.metadata.labels?.x}`)).toEqual(["a=1", "c=2"]);
+    const old = collect();
+    late.cache.watch({ ...always, resource: "configmaps", sinceRev: compactedAt - 1 }, old.sink);
+    expect(old.lines()[0].type).toBe("ERROR");
+  });
+
+  it("watchers sharing a framing get one encoding per event: the same bytes, whatever their number", async () => {
+    const { store } = await fresh();
+    const calls: string[] = [];
+    const framing = (id: string): WatchFraming => ({
+      id,
+      event: (type, object) => { calls.push(`${id} ${type} ${object.metadata.name}@${object.metadata.resourceVersion}`); return Buffer.from(`${id}:${type}:${object.metadata.name};`); },
+      frame: (type, json) => Buffer.from(`${id}:${type}:${json};`),
+    });
+    const labelled = (name: string, x: string): KubeObject => ({ ...cm(name), metadata: { name, namespace: "ns", labels: { x } } });
+    const x1 = { ...always, matches: (o: KubeObject) => o.metadata.labels?.x === "1" };
+    const sinks = [0, 1, 2, 3, 4].map(() => ({ chunks: [] as Buffer[] }));
+    const specs = [framing("pb"), framing("pb"), framing("pb"), framing("other"), undefined];
+    specs.forEach((f, i) => store.cache.watch({ ...x1, resource: "configmaps", framing: f }, { send: (c) => { sinks[i].chunks.push(c); return true; }, close: () => {} }));
+    const a = await store.log.commit({ type: "create", key: key("a"), object: labelled("a", "1") });
+    const b = await store.log.commit({ type: "update", key: key("a"), object: labelled("a", "2"), expectRev: a.ok ? a.event.rev : 0 });
+    await store.cache.waitFor(b.ok ? b.event.rev : 0);
+    const rv = (r: typeof a) => (r.ok ? r.event.rev : 0);
+    // One call per event and framing id; a selector transition (DELETED with the last matching state) too.
+    expect(calls).toEqual([`pb ADDED a@${rv(a)}`, `other ADDED a@${rv(a)}`, `pb DELETED a@${rv(b)}`, `other DELETED a@${rv(b)}`]);
+    for (const i of [1, 2]) sinks[i].chunks.forEach((c, j) => expect(c).toBe(sinks[0].chunks[j]));
+    expect(Buffer.concat(sinks[0].chunks).toString()).toBe("pb:ADDED:a;pb:DELETED:a;");
+    expect(Buffer.concat(sinks[3].chunks).toString()).toBe("other:ADDED:a;other:DELETED:a;");
+    expect(Buffer.concat(sinks[4].chunks).toString().split("\n").filter(Boolean).map((l) => JSON.parse(l).type)).toEqual(["ADDED", "DELETED"]);
+    // Bookmarks, initial state and the in-stream error go through the framing too.
+    const initial: Buffer[] = [];
+    store.cache.watch({ ...always, resource: "configmaps", initialState: true, initialEventsEnd: true, bookmark: (r) => `{"rv":"${r}"}`, framing: framing("pb") },
+      { send: (c) => { initial.push(c); return true; }, close: () => {} });
+    expect(Buffer.concat(initial).toString()).toBe(`pb:ADDED:a;pb:BOOKMARK:{"rv":"${store.cache.rev}"};`);
+    const expired: Buffer[] = [];
+    store.cache.watch({ ...always, resource: "configmaps", sinceRev: store.cache.historyStartRev - 1, framing: framing("pb") },
+      { send: (c) => { expired.push(c); return true; }, close: () => {} });
+    expect(Buffer.concat(expired).toString()).toBe(`pb:ERROR:{"code":410};`);
+  });
 });
+
+describe.runIf(testBackends.includes("postgresql"))("PostgreSQL replicas", () => {
+  beforeAll(() => { backend = "postgresql"; });
+
+  // (Not on SQLite here: stores in one process block each other's event loop while waiting for the file lock.)
+  it("create the schema on an empty database when several start on it at once", async () => {
+    const url = await freshDatabaseUrl(backend);
+    const opened = await Promise.all([fresh(url), fresh(url), fresh(url)]);
+    const r = await opened[1].store.log.commit({ type: "create", key: key("s"), object: cm("s") });
+    expect(r.ok).toBe(true);
+    for (const { store } of opened) expect(await store.cache.waitFor(r.ok ? r.event.rev : 0, 5000)).toBe(true);
+  });
+
+  it("compact one at a time: while another replica holds the compaction lock, a replica skips its round", async () => {
+    const { store: one, file } = await fresh();
+    const { store: two } = await fresh(file);
+    for (let i = 0; i < 3; i++) await one.log.commit({ type: "create", key: key(`k${i}`), object: cm(`k${i}`) });
+    await one.log.commit({ type: "update", key: key("k0"), object: cm("k0", { v: "2" }), expectRev: (await latestRev(one, "k0"))! });
+    await new Promise((r) => setTimeout(r, 20));
+    const { default: pg } = await import("pg");
+    const holder = new pg.Client({ connectionString: file });
+    await holder.connect();
+    try {
+      await holder.query(`SELECT pg_advisory_lock(${ADVISORY_LOCK.compact})`);
+      expect(await two.log.compact(Date.now())).toBe(0);
+      expect(await two.log.compactedRevision()).toBe(0);
+      await holder.query(`SELECT pg_advisory_unlock(${ADVISORY_LOCK.compact})`);
+      expect(await two.log.compact(Date.now())).toBe(1);
+      expect(await one.log.compactedRevision()).toBe(one.cache.rev);
+    } finally {
+      await holder.end();
+    }
+  });
+
+  it("notifications wake another store's tailer at once, without waiting for a poll", async () => {
+    const { store: one, file } = await fresh();
+    // Polling every minute: within this test only a notification can bring the write over.
+    const { store: two } = await fresh(file, 300, 60_000);
+    const w = collect();
+    two.cache.watch({ ...always, resource: "configmaps", sinceRev: two.cache.rev }, w.sink);
+    for (let i = 0; i < 5; i++) {
+      const r = await one.log.commit({ type: "create", key: key(`n${i}`), object: cm(`n${i}`) });
+      expect(r.ok).toBe(true);
+      for (let t = 0; w.lines().length < i + 1 && t < 500; t++) await new Promise((res) => setTimeout(res, 10));
+      expect(w.lines().map((l) => l.object.metadata.name)).toEqual(Array.from({ length: i + 1 }, (_, j) => `n${j}`));
+    }
+    const stats = two.stats();
+    expect(stats.notificationsConnected).toBe(true);
+    expect(stats.tail.events).toBe(5);
+    expect(one.stats().commits.writes).toBe(5);
+  });
+});
+
+async function latestRev(store: Store, name: string): Promise<number | undefined> {
+  await store.cache.catchUp();
+  return store.cache.get(key(name))?.rev;
+}

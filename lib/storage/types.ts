@@ -16,6 +16,11 @@ export interface StoredObject {
   rev: number;
   object: KubeObject;
   json: string;
+  /**
+   * The database holds this object in a form other than the one a write would produce now (an older
+   * encryption provider or key, see lib/encryption): an unchanged update must still write it (key rotation).
+   */
+  stale?: boolean;
 }
 
 /** One entry of the revision log, as committed. `object` is the state after the write (the last state for DELETED). */
@@ -27,6 +32,8 @@ export interface LogEvent {
   json: string;
   /** The state before this write, when known (filled in by the cache). */
   prev?: StoredObject;
+  /** See StoredObject.stale (read from the database; local commits are never stale). */
+  stale?: boolean;
 }
 
 /**
@@ -44,3 +51,25 @@ export type WriteResult =
   | { ok: false; reason: "exists" | "missing" | "conflict" };
 
 export const objectKeyString = (key: ObjectKey): string => `${key.namespace}/${key.name}`;
+
+/**
+ * How object JSON is held in the database: encryption at rest (lib/encryption implements kube's
+ * EncryptionConfiguration). Synchronous, so a SQLite write batch never yields. `fromStorage` reports `stale`
+ * when the value was not written by the current write provider and key.
+ */
+export interface ValueTransformer {
+  toStorage(key: ObjectKey, json: string): string;
+  fromStorage(key: ObjectKey, stored: string): { json: string; stale: boolean };
+}
+
+/** Values as they are (no ENCRYPTION_CONFIG); refuses a value that was stored encrypted, naming only its provider and key. */
+export const plainValues: ValueTransformer = {
+  toStorage: (_key, json) => json,
+  fromStorage(key, stored) {
+    if (stored.startsWith("k8s:enc:")) {
+      const prefix = stored.split(":", 5).join(":");
+      throw new Error(`${key.resource} ${objectKeyString(key)} is stored encrypted (${prefix}) but ENCRYPTION_CONFIG is not set`);
+    }
+    return { json: stored, stale: false };
+  },
+};

@@ -1,9 +1,11 @@
 // The in-memory picture of the store (kube-apiserver's watch cache, fed by the revision log the way kine's
 // poller feeds etcd clients): every current object parsed and serialised once, the recent history of
 // changes for resumable watches and consistent paginated lists, and the watchers. Events enter strictly in
-// revision order: local commits hand theirs over directly, other processes' writes arrive by tailing the log.
+// revision order: local commits hand theirs over directly, other processes' writes arrive by tailing the log
+// (woken by PostgreSQL notifications, see notifier.ts; polled otherwise). At start the history of the whole
+// compaction window is rebuilt from the log, so a process that starts late serves the same watches as its peers.
 import type { KubeObject } from "../kinds/types";
-import type { RevisionLog } from "./revision-log";
+import type { LogRow, RevisionLog } from "./revision-log";
 import type { EventType, LogEvent, ObjectKey, StoredObject } from "./types";
 import { objectKeyString } from "./types";
 
@@ -32,10 +34,25 @@ export interface WatchSpec {
    * Per-watcher encoding (e.g. Table rows for kubectl get -w). When absent, every watcher of an event
    * shares one serialisation.
    */
-  encode?: (type: EventType, object: KubeObject, json: string) => string;
+  encode?: (type: EventType, object: KubeObject, json: string) => string | Buffer;
+  /**
+   * Another wire format than JSON lines (protobuf frames, a metadata-only view, another group's apiVersion).
+   * Watchers whose framing has the same id share one frame per event, as JSON watchers share one line.
+   */
+  framing?: WatchFraming;
   /** The 410 Status for a start revision older than the retained history. */
   expired: (requested: number, oldest: number) => string;
 }
+
+export interface WatchFraming {
+  id: string;
+  /** The frame of an ADDED/MODIFIED/DELETED event about `object` (`json`: its serialisation). */
+  event(type: EventType, object: KubeObject, json: string): Buffer;
+  /** A BOOKMARK frame (the bookmark object as JSON) or an ERROR frame (a Status as JSON). */
+  frame(type: "BOOKMARK" | "ERROR", json: string): Buffer;
+}
+
+type Slot = "ADDED" | "MODIFIED" | "DELETED" | "DELETED_PREV";
 
 interface Watcher {
   spec: WatchSpec;
@@ -46,7 +63,9 @@ interface Watcher {
 
 interface CachedEvent extends LogEvent {
   at: number;
-  lines?: Partial<Record<"ADDED" | "MODIFIED" | "DELETED" | "DELETED_PREV", Buffer>>;
+  lines?: Partial<Record<Slot, Buffer>>;
+  /** Frames of the framings watchers asked for, by framing id. */
+  frames?: Map<string, Partial<Record<Slot, Buffer>>>;
 }
 
 interface ResourceState {
@@ -61,6 +80,9 @@ export class ExpiredError extends Error {
 }
 
 const lineOf = (type: string, json: string) => Buffer.from(`{"type":"${type}","object":${json}}\n`);
+const asBuffer = (chunk: string | Buffer) => (typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+const bookmarkFrame = (spec: WatchSpec, rev: number, end: boolean) =>
+  spec.framing ? spec.framing.frame("BOOKMARK", spec.bookmark(rev, end)) : lineOf("BOOKMARK", spec.bookmark(rev, end));
 
 export class WatchCache {
   rev = 0;
@@ -74,18 +96,31 @@ export class WatchCache {
   private polling: Promise<void> | null = null;
   private pollAgain = false;
   private timers: NodeJS.Timeout[] = [];
+  private lastPollAt = 0;
+  /** Other processes' writes applied from the log, and how long after their commit (metrics). */
+  readonly tailStats = { events: 0, lagSecondsSum: 0, lastLagSeconds: 0 };
+  /** Observers of each tailed write's lag (seconds from its commit by another process), e.g. a histogram. */
+  readonly tailObservers = new Set<(lagSeconds: number) => void>();
   /** Called for every applied event, in revision order (controllers). */
   readonly listeners = new Set<(e: LogEvent) => void>();
   private closed = false;
 
   constructor(
     private readonly log: RevisionLog,
-    private readonly options: { windowMs: number; pollIntervalMs: number; maxHistory: number; bookmarkIntervalMs: number },
+    private readonly options: {
+      windowMs: number;
+      pollIntervalMs: number;
+      maxHistory: number;
+      bookmarkIntervalMs: number;
+      /** True while something else (PostgreSQL notifications) wakes the tailer: polls then only every `notifiedPollMs`. */
+      notified?: () => boolean;
+      notifiedPollMs?: number;
+    },
   ) {}
 
   async start(): Promise<void> {
     await this.resync();
-    this.timers.push(setInterval(() => void this.poll(), this.options.pollIntervalMs));
+    this.timers.push(setInterval(() => this.tick(), this.options.pollIntervalMs));
     this.timers.push(setInterval(() => this.trimHistory(), Math.min(this.options.windowMs, 10_000)));
     this.timers.push(setInterval(() => this.sendBookmarks(), this.options.bookmarkIntervalMs));
     for (const t of this.timers) t.unref();
@@ -97,20 +132,63 @@ export class WatchCache {
     for (const set of this.watchers.values()) for (const w of set) this.closeWatcher(w);
   }
 
+  /** The polling fallback: every tick without notifications, a safety read now and then with them. */
+  private tick(): void {
+    if (this.options.notified?.() && Date.now() - this.lastPollAt < (this.options.notifiedPollMs ?? 2000)) return;
+    void this.poll();
+  }
+
+  /** Another process committed up to `rev` (a notification): read the log now unless we have it already. */
+  wake(rev: number): void {
+    if (rev === 0 || rev > this.rev) void this.poll();
+  }
+
   /** Reload everything from the database (start-up, or after falling behind compaction). */
   private async resync(): Promise<void> {
     const snap = await this.log.loadSnapshot();
     this.resources.clear();
     for (const o of snap.objects) {
-      this.state(o.key.resource).objects.set(objectKeyString(o.key), { key: o.key, rev: o.rev, json: o.json, object: JSON.parse(o.json) });
+      this.state(o.key.resource).objects.set(objectKeyString(o.key), { key: o.key, rev: o.rev, json: o.json, object: JSON.parse(o.json), stale: o.stale });
     }
     this.rev = snap.rev;
-    this.historyStartRev = snap.rev;
-    this.history = [];
+    const { history, startRev } = this.historyFrom(snap.history, snap.bases, snap.historyStartRev);
+    this.historyStartRev = startRev;
+    this.history = history;
+    if (this.history.length > this.options.maxHistory) this.dropHistory(this.history.length - this.options.maxHistory);
     this.pending.clear();
     // Watchers cannot be continued across a gap: close them so their clients re-list.
     for (const set of this.watchers.values()) for (const w of set) this.closeWatcher(w);
     this.wakeWaiters();
+  }
+
+  /**
+   * The cached history from the log's entries (contiguous, ending at this.rev): each event with the state it
+   * replaced, from the previous entry of its key or from `bases`. Where that state is unknown (a log compacted
+   * before compaction kept each key's latest entry), the history starts after that event.
+   */
+  private historyFrom(rows: LogRow[], baseRows: LogRow[], startRev: number): { history: CachedEvent[]; startRev: number } {
+    const id = (k: ObjectKey) => `${k.resource}\u0000${objectKeyString(k)}`;
+    const bases = new Map(baseRows.map((b) => [id(b.key), b]));
+    const state = new Map<string, StoredObject | null>();
+    const events: CachedEvent[] = [];
+    let start = startRev;
+    for (const r of rows) {
+      const k = id(r.key);
+      let prev: StoredObject | undefined;
+      if (state.has(k)) prev = state.get(k) ?? undefined;
+      else if (r.type !== "ADDED") {
+        const b = bases.get(k);
+        if (b && b.type !== "DELETED") prev = { key: b.key, rev: b.rev, json: b.json, object: JSON.parse(b.json), stale: b.stale };
+        else start = r.rev;
+      }
+      const current = this.get(r.key);
+      const object = current && current.rev === r.rev ? current.object : JSON.parse(r.json);
+      const ev: CachedEvent = { rev: r.rev, type: r.type, key: r.key, object, json: r.json, stale: r.stale, prev, at: r.createdAt ?? Date.now() };
+      state.set(k, r.type === "DELETED" ? null : { key: r.key, rev: r.rev, object, json: r.json, stale: r.stale });
+      events.push(ev);
+    }
+    const history = start === startRev ? events : events.filter((e) => e.rev > start);
+    return { history, startRev: start };
   }
 
   private state(resource: string): ResourceState {
@@ -140,6 +218,7 @@ export class WatchCache {
   poll(): Promise<void> {
     if (this.closed) return Promise.resolve();
     if (this.polling) { this.pollAgain = true; return this.polling; }
+    this.lastPollAt = Date.now();
     this.polling = (async () => {
       try {
         do {
@@ -158,7 +237,12 @@ export class WatchCache {
               if (r.rev !== this.rev + 1) break;
               const local = this.pending.get(r.rev);
               if (local) this.pending.delete(r.rev);
-              this.apply(local ?? { rev: r.rev, type: r.type, key: r.key, json: r.json, object: JSON.parse(r.json) });
+              else if (r.createdAt) {
+                const lag = Math.max(0, Date.now() - r.createdAt) / 1000;
+                this.tailStats.events++; this.tailStats.lagSecondsSum += lag; this.tailStats.lastLagSeconds = lag;
+                for (const o of this.tailObservers) o(lag);
+              }
+              this.apply(local ?? { rev: r.rev, type: r.type, key: r.key, json: r.json, object: JSON.parse(r.json), stale: r.stale });
             }
             this.drain();
             this.wakeWaiters();
@@ -184,7 +268,7 @@ export class WatchCache {
       st.sorted = null;
     } else {
       if (!prev) st.sorted = null;
-      st.objects.set(id, { key: e.key, rev: e.rev, object: e.object, json: e.json });
+      st.objects.set(id, { key: e.key, rev: e.rev, object: e.object, json: e.json, stale: e.stale });
     }
     this.rev = e.rev;
     this.history.push(ev);
@@ -317,24 +401,26 @@ export class WatchCache {
   watch(spec: WatchSpec, sink: WatchSink): () => void {
     const w: Watcher = { spec, sink, lastRev: this.rev, closed: false };
     if (spec.sinceRev !== undefined && spec.sinceRev < this.historyStartRev) {
-      sink.send(Buffer.from(`{"type":"ERROR","object":${spec.expired(spec.sinceRev, this.historyStartRev)}}\n`));
+      const status = spec.expired(spec.sinceRev, this.historyStartRev);
+      sink.send(spec.framing ? spec.framing.frame("ERROR", status) : lineOf("ERROR", status));
       sink.close();
       return () => {};
     }
     if (spec.initialState) {
       for (const o of this.list(spec.resource, { namespace: spec.namespace })) {
         if (!spec.matches(o.object)) continue;
-        const line = spec.encode ? Buffer.from(spec.encode("ADDED", o.object, o.json)) : lineOf("ADDED", o.json);
+        const line = spec.encode ? asBuffer(spec.encode("ADDED", o.object, o.json))
+          : spec.framing ? spec.framing.event("ADDED", o.object, o.json) : lineOf("ADDED", o.json);
         if (!sink.send(line)) { sink.close(); return () => {}; }
       }
-      if (spec.initialEventsEnd) sink.send(lineOf("BOOKMARK", spec.bookmark(this.rev, true)));
+      if (spec.initialEventsEnd) sink.send(bookmarkFrame(spec, this.rev, true));
     } else if (spec.sinceRev !== undefined) {
       for (let i = this.firstAfter(spec.sinceRev); i < this.history.length; i++) {
         const e = this.history[i];
         if (e.key.resource === spec.resource) this.deliver(w, e);
         if (w.closed) return () => {};
       }
-      if (spec.initialEventsEnd) sink.send(lineOf("BOOKMARK", spec.bookmark(this.rev, true)));
+      if (spec.initialEventsEnd) sink.send(bookmarkFrame(spec, this.rev, true));
     }
     w.lastRev = this.rev;
     let set = this.watchers.get(spec.resource);
@@ -355,41 +441,77 @@ export class WatchCache {
     if (spec.namespace !== undefined && e.key.namespace !== spec.namespace) return;
     if (spec.sinceRev !== undefined && e.rev <= spec.sinceRev) return;
     w.lastRev = e.rev;
+    if (spec.framing) return this.deliverFramed(w, e, spec.framing);
     const lines = (e.lines ??= {});
     let line: Buffer | undefined;
     if (e.type === "DELETED") {
-      if (spec.matches(e.object)) line = spec.encode ? Buffer.from(spec.encode("DELETED", e.object, e.json)) : lines.DELETED ??= lineOf("DELETED", e.json);
+      if (spec.matches(e.object)) line = spec.encode ? asBuffer(spec.encode("DELETED", e.object, e.json)) : lines.DELETED ??= lineOf("DELETED", e.json);
     } else {
       const now = spec.matches(e.object);
       const before = e.type === "MODIFIED" && e.prev !== undefined && spec.matches(e.prev.object);
       if (now) {
         const t: EventType = before ? "MODIFIED" : "ADDED";
-        line = spec.encode ? Buffer.from(spec.encode(t, e.object, e.json)) : lines[t] ??= lineOf(t, e.json);
+        line = spec.encode ? asBuffer(spec.encode(t, e.object, e.json)) : lines[t] ??= lineOf(t, e.json);
       } else if (before && e.prev) {
         // Stopped matching: DELETED with the last matching state at this event's revision.
-        const prev = e.prev.object;
-        const gone = { ...prev, metadata: { ...prev.metadata, resourceVersion: String(e.rev) } };
-        line = spec.encode ? Buffer.from(spec.encode("DELETED", gone, JSON.stringify(gone))) : lines.DELETED_PREV ??= lineOf("DELETED", JSON.stringify(gone));
+        const gone = stoppedMatching(e);
+        line = spec.encode ? asBuffer(spec.encode("DELETED", gone, JSON.stringify(gone))) : lines.DELETED_PREV ??= lineOf("DELETED", JSON.stringify(gone));
       }
     }
     if (line && !w.sink.send(line)) this.closeWatcher(w);
   }
 
+  /** deliver() for a watcher with a framing: the same decisions, one frame per event and framing id. */
+  private deliverFramed(w: Watcher, e: CachedEvent, framing: WatchFraming): void {
+    const { spec } = w;
+    let slots = e.frames?.get(framing.id);
+    if (!slots) (e.frames ??= new Map()).set(framing.id, (slots = {}));
+    let frame: Buffer | undefined;
+    if (e.type === "DELETED") {
+      if (spec.matches(e.object)) frame = slots.DELETED ??= framing.event("DELETED", e.object, e.json);
+    } else {
+      const now = spec.matches(e.object);
+      const before = e.type === "MODIFIED" && e.prev !== undefined && spec.matches(e.prev.object);
+      if (now) {
+        const t: EventType = before ? "MODIFIED" : "ADDED";
+        frame = slots[t] ??= framing.event(t, e.object, e.json);
+      } else if (before && e.prev) {
+        if (!slots.DELETED_PREV) {
+          const gone = stoppedMatching(e);
+          slots.DELETED_PREV = framing.event("DELETED", gone, JSON.stringify(gone));
+        }
+        frame = slots.DELETED_PREV;
+      }
+    }
+    if (frame && !w.sink.send(frame)) this.closeWatcher(w);
+  }
+
   private sendBookmarks(): void {
     for (const set of this.watchers.values()) {
       for (const w of set) {
-        if (w.spec.bookmarks && !w.sink.send(lineOf("BOOKMARK", w.spec.bookmark(this.rev, false)))) this.closeWatcher(w);
+        if (w.spec.bookmarks && !w.sink.send(bookmarkFrame(w.spec, this.rev, false))) this.closeWatcher(w);
       }
     }
   }
 
   /** Counts for health and metrics. */
+  /** Current objects per resource (metrics: apiserver_storage_objects). */
+  objectCounts(): Map<string, number> {
+    return new Map([...this.resources].map(([resource, st]) => [resource, st.objects.size]));
+  }
+
   stats(): { rev: number; historyStartRev: number; history: number; watchers: number; objects: number } {
     let watchers = 0, objects = 0;
     for (const s of this.watchers.values()) watchers += s.size;
     for (const s of this.resources.values()) objects += s.objects.size;
     return { rev: this.rev, historyStartRev: this.historyStartRev, history: this.history.length, watchers, objects };
   }
+}
+
+/** The DELETED an event sends to a watcher whose selectors the object stopped matching: the last matching state at this revision. */
+function stoppedMatching(e: CachedEvent): KubeObject {
+  const prev = e.prev!.object;
+  return { ...prev, metadata: { ...prev.metadata, resourceVersion: String(e.rev) } };
 }
 
 function lowerBound(a: string[], x: string): number {

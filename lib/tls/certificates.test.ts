@@ -255,6 +255,34 @@ describe("loadServingCertificate", () => {
     expect(await handshake(loaded, loaded.ca)).toBe("ok");
   });
 
+  it("with a CA file (TLS_CA_FILE) hands out that CA, which Node's TLS accepts; without one, warns about the bare certificate", async () => {
+    const p = pkiPaths(dir);
+    const generated = await ensureServingCertificate({ dataDir: dir });
+    const loaded = loadServingCertificate(p.servingCert, p.servingKey, p.caCert);
+    expect(loaded.ca.trim()).toBe(generated.ca.trim());
+    expect(loaded.caWarning).toBeUndefined();
+    expect(await handshake(loaded, loaded.ca)).toBe("ok");
+    const bare = loadServingCertificate(p.servingCert, p.servingKey);
+    expect(bare.ca.trim()).toBe(generated.cert.trim());
+    expect(bare.caWarning).toMatch(/TLS_CA_FILE is not set: .*Node\.js clients refuse/);
+    // What the issue saw: Node refuses a CA-issued certificate given as its own trust anchor.
+    await expect(handshake(bare, bare.ca)).rejects.toThrow(/unable to verify/);
+  });
+
+  it("refuses a CA file that did not issue the certificate, or holds no certificate", async () => {
+    const p = pkiPaths(dir);
+    await ensureServingCertificate({ dataDir: dir });
+    const other = path.join(dir, "other");
+    const stranger = await ensureServingCertificate({ dataDir: other });
+    const strangerCa = path.join(dir, "stranger-ca.crt");
+    writeFileSync(strangerCa, stranger.ca);
+    expect(() => loadServingCertificate(p.servingCert, p.servingKey, strangerCa)).toThrow(/was not issued by the CA in .*stranger-ca\.crt/);
+    const junk = path.join(dir, "junk-ca.pem");
+    writeFileSync(junk, "hello");
+    expect(() => loadServingCertificate(p.servingCert, p.servingKey, junk)).toThrow(/junk-ca\.pem contains no PEM certificate/);
+    expect(() => loadServingCertificate(p.servingCert, p.servingKey, path.join(dir, "none.crt"))).toThrow(/cannot read the TLS CA file .*none\.crt: ENOENT/);
+  });
+
   it("reports missing files, garbage, encrypted keys and mismatched keys clearly", async () => {
     const p = pkiPaths(dir);
     await ensureServingCertificate({ dataDir: dir });

@@ -27,6 +27,11 @@ export interface ServingCertificate {
   cert: string;
   /** PEM certificate(s) clients should trust (kubeconfig certificate-authority-data). */
   ca: string;
+  /**
+   * Set when `ca` is a CA-issued serving certificate itself (no chain in the file, no CA file): kubectl
+   * accepts such a kubeconfig, Node.js clients refuse it. For the caller to print.
+   */
+  caWarning?: string;
 }
 
 export interface EnsureServingCertificateOptions {
@@ -317,12 +322,14 @@ export async function ensureServingCertificate(options: EnsureServingCertificate
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
 /**
- * Loads an operator-supplied certificate (optionally followed by its chain) and private key (unencrypted PEM).
- * `ca` is the certificates after the first one when the file holds a chain, otherwise the certificate itself
- * (right for a self-signed certificate). Throws a clear Error when a file is missing, unreadable, expired, or
- * the key does not match the certificate.
+ * Loads an operator-supplied certificate (optionally followed by its chain) and private key (unencrypted PEM),
+ * and optionally the CA that issued it (`caFile`, TLS_CA_FILE: what replicas sharing one certificate give
+ * their users to trust). `ca` is that CA; without `caFile`, the certificates after the first one when the file
+ * holds a chain, otherwise the certificate itself (right for a self-signed certificate; for a CA-issued one
+ * `caWarning` says why Node.js clients will refuse it). Throws a clear Error when a file is missing,
+ * unreadable, expired, the key does not match the certificate, or the certificate was not issued by `caFile`.
  */
-export function loadServingCertificate(certFile: string, keyFile: string): ServingCertificate {
+export function loadServingCertificate(certFile: string, keyFile: string, caFile?: string): ServingCertificate {
   const read = (file: string, what: string) => {
     try {
       return readFileSync(file, "utf8");
@@ -356,6 +363,42 @@ export function loadServingCertificate(certFile: string, keyFile: string): Servi
   const notAfter = new X509Certificate(blocks[0]).notAfter;
   if (notAfter.getTime() <= Date.now()) throw new Error(`the certificate in ${certFile} expired on ${notAfter.toISOString()}`);
 
+  if (caFile !== undefined) return { key, cert, ca: issuingCa(caFile, read(caFile, "CA"), certFile, parsed) };
   const ca = blocks.length > 1 ? `${blocks.slice(1).join("\n")}\n` : `${blocks[0]}\n`;
+  const leaf = parsed[0];
+  const selfSigned = leaf.checkIssued(leaf) && leaf.verify(leaf.publicKey);
+  if (blocks.length === 1 && !selfSigned) {
+    return {
+      key, cert, ca,
+      caWarning: `${certFile} holds only a certificate issued by ${oneLine(leaf.issuer)} and TLS_CA_FILE is not set: ` +
+        "the kubeconfig trusts that certificate itself, which kubectl accepts but Node.js clients refuse; set TLS_CA_FILE to the issuing CA",
+    };
+  }
   return { key, cert, ca };
+}
+
+const oneLine = (dn: string) => dn.split("\n").join(", ");
+
+/**
+ * The CA certificates in `caFile` (PEM), after checking that they issued the served chain: the last
+ * certificate of the chain is one of them or was signed by one of them.
+ */
+function issuingCa(caFile: string, pem: string, certFile: string, chain: NodeX509Certificate[]): string {
+  const blocks: string[] = Array.from(pem.match(PEM_CERTIFICATE) ?? []);
+  if (blocks.length === 0) throw new Error(`${caFile} contains no PEM certificate`);
+  const cas = blocks.map((block, i) => {
+    try {
+      return new NodeX509Certificate(block);
+    } catch (err) {
+      throw new Error(`certificate ${i + 1} in ${caFile} is not valid: ${(err as Error).message}`);
+    }
+  });
+  const top = chain[chain.length - 1];
+  const issued = cas.some((ca) => ca.raw.equals(top.raw) || (top.checkIssued(ca) && top.verify(ca.publicKey)));
+  if (!issued) {
+    throw new Error(`the certificate in ${certFile} (issuer ${oneLine(top.issuer)}) was not issued by the CA in ${caFile} (${cas.map((c) => oneLine(c.subject)).join("; ")})`);
+  }
+  const expired = cas.find((c) => new Date(c.validTo).getTime() <= Date.now());
+  if (expired) throw new Error(`the CA certificate ${oneLine(expired.subject)} in ${caFile} expired on ${new Date(expired.validTo).toISOString()}`);
+  return `${blocks.join("\n")}\n`;
 }

@@ -5,12 +5,14 @@ import { errors } from "../../api/errors";
 import { decodeMessage, type JsonObject } from "./decode";
 import { KINDS } from "./schema";
 import { Reader, WireError, WIRE_BYTES } from "./wire";
+import { PROTOBUF_MAGIC } from "./magic";
 
 export type { Json, JsonObject } from "./decode";
-
-export const PROTOBUF_MEDIA_TYPE = "application/vnd.kubernetes.protobuf";
-/** "k8s\0" */
-export const PROTOBUF_MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
+export { PROTOBUF_MAGIC, PROTOBUF_MEDIA_TYPE, PROTOBUF_WATCH_MEDIA_TYPE } from "./magic";
+export {
+  encodeListBody, encodeObjectBody, encodeUnknown, encodeWatchFrame, messageBytes, partialObjectMetadataBytes, type TypeMeta,
+} from "./response";
+export { RESPONSE_KINDS } from "./schema";
 
 export interface DecodedProtobuf {
   apiVersion: string;

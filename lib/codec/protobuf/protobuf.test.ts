@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { StatusError } from "../../api/errors";
 import { decodeProtobufBody, PROTOBUF_KINDS } from "./index";
 import { encodeProtobufBody } from "./encode";
-import { KINDS, MESSAGES } from "./schema";
+import { KINDS, MESSAGES, RESPONSE_KINDS } from "./schema";
+import { SAMPLES } from "./fixtures/samples";
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures");
 const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name));
@@ -180,161 +181,6 @@ describe("bodies captured from kubectl v1.32 (fixtures/capture.mjs)", () => {
 });
 
 // ---- the other kinds (no kubectl generator): Go-canonical JSON through the encoder and back -------------
-
-const meta = (name: string, namespace?: string) => ({ name, ...(namespace ? { namespace } : {}), creationTimestamp: null });
-
-const SAMPLES: Record<string, Record<string, unknown>> = {
-  Endpoints: {
-    kind: "Endpoints", apiVersion: "v1", metadata: meta("web", "default"),
-    subsets: [{
-      addresses: [{ ip: "10.0.0.5", hostname: "web-0", nodeName: "n1", targetRef: { kind: "Pod", namespace: "default", name: "web-0", uid: "u-1" } }],
-      notReadyAddresses: [{ ip: "10.0.0.6" }],
-      ports: [{ name: "http", port: 8080, protocol: "TCP" }, { port: 0 }],
-    }],
-  },
-  "Event (core)": {
-    kind: "Event", apiVersion: "v1", metadata: meta("web.17f", "default"),
-    involvedObject: { kind: "Pod", namespace: "default", name: "web", apiVersion: "v1", fieldPath: "spec.containers{web}" },
-    reason: "Started", message: "Started container web", source: { component: "kubelet", host: "n1" },
-    firstTimestamp: "2025-05-01T12:34:56Z", lastTimestamp: "2025-05-01T12:35:00Z", count: 3, type: "Normal",
-    eventTime: null, reportingComponent: "", reportingInstance: "",
-  },
-  "Event (series)": {
-    kind: "Event", apiVersion: "v1", metadata: meta("web.180", "default"),
-    involvedObject: { kind: "Pod", name: "web" }, source: {}, firstTimestamp: null, lastTimestamp: null,
-    eventTime: "2025-05-01T12:34:56.123456Z", series: { count: 2, lastObservedTime: "2025-05-01T12:35:00.000001Z" },
-    action: "Pulling", related: { kind: "Node", name: "n1" }, reportingComponent: "kubelet", reportingInstance: "n1", type: "Normal",
-  },
-  LimitRange: {
-    kind: "LimitRange", apiVersion: "v1", metadata: meta("limits", "default"),
-    spec: { limits: [{ type: "Container", max: { cpu: "2" }, min: { cpu: "100m" }, default: { cpu: "500m", memory: "256Mi" }, defaultRequest: { cpu: "250m" }, maxLimitRequestRatio: { cpu: "4" } }] },
-  },
-  ResourceQuota: {
-    kind: "ResourceQuota", apiVersion: "v1", metadata: meta("q", "default"),
-    spec: { hard: { pods: "10", "requests.cpu": "1" }, scopes: ["NotTerminating"], scopeSelector: { matchExpressions: [{ scopeName: "PriorityClass", operator: "In", values: ["high"] }] } },
-    status: { hard: { pods: "10" }, used: { pods: "0" } },
-  },
-  PersistentVolumeClaim: {
-    kind: "PersistentVolumeClaim", apiVersion: "v1", metadata: meta("data", "default"),
-    spec: {
-      accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" }, limits: { storage: "2Gi" } },
-      selector: { matchLabels: { tier: "db" }, matchExpressions: [{ key: "zone", operator: "In", values: ["a"] }] },
-      storageClassName: "", volumeName: "pv1", volumeMode: "Filesystem",
-    },
-    status: { phase: "Bound", accessModes: ["ReadWriteOnce"], capacity: { storage: "1Gi" } },
-  },
-  PersistentVolume: {
-    kind: "PersistentVolume", apiVersion: "v1", metadata: meta("pv1"),
-    spec: {
-      capacity: { storage: "1Gi" }, nfs: { server: "nfs.local", path: "/export" }, accessModes: ["ReadWriteMany"],
-      claimRef: { kind: "PersistentVolumeClaim", namespace: "default", name: "data", uid: "u-2", resourceVersion: "12" },
-      persistentVolumeReclaimPolicy: "Retain", storageClassName: "slow", mountOptions: ["hard"],
-    },
-    status: { phase: "Bound", message: "ok", reason: "Bound" },
-  },
-  "PersistentVolume (local, flex)": {
-    kind: "PersistentVolume", apiVersion: "v1", metadata: meta("pv2"),
-    spec: {
-      local: { path: "/mnt/disk" }, flexVolume: { driver: "example/lvm", options: { size: "1" }, readOnly: true },
-      nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: "kubernetes.io/hostname", operator: "In", values: ["n1"] }] }] } },
-    },
-    status: {},
-  },
-  Service: {
-    kind: "Service", apiVersion: "v1", metadata: meta("lb", "default"),
-    spec: {
-      ports: [{ name: "http", protocol: "TCP", port: 80, targetPort: "http", nodePort: 30080 }], selector: { app: "web" },
-      clusterIP: "10.96.0.10", type: "LoadBalancer", externalIPs: ["1.2.3.4"], sessionAffinity: "ClientIP",
-      loadBalancerIP: "5.6.7.8", loadBalancerSourceRanges: ["0.0.0.0/0"], externalTrafficPolicy: "Local", healthCheckNodePort: 32000,
-      sessionAffinityConfig: { clientIP: { timeoutSeconds: 300 } }, allocateLoadBalancerNodePorts: false,
-    },
-    status: { loadBalancer: { ingress: [{ ip: "5.6.7.8" }, { hostname: "lb.example.test" }] } },
-  },
-  ServiceAccount: {
-    kind: "ServiceAccount", apiVersion: "v1", metadata: meta("builder", "default"),
-    secrets: [{ name: "builder-token" }], imagePullSecrets: [{ name: "regcred" }], automountServiceAccountToken: false,
-  },
-  Secret: {
-    kind: "Secret", apiVersion: "v1",
-    metadata: {
-      name: "s", namespace: "default", uid: "u-3", resourceVersion: "7", generation: 2, creationTimestamp: "2025-05-01T12:34:56Z",
-      deletionTimestamp: "2025-05-02T00:00:00Z", deletionGracePeriodSeconds: 0, labels: { a: "b" }, annotations: { "x/y": "z" },
-      managedFields: [{ manager: "kubectl", operation: "Apply", apiVersion: "v1", time: "2025-05-01T12:34:56Z", fieldsType: "FieldsV1", fieldsV1: { "f:data": { "f:k": {} } } }],
-    },
-    data: { k: Buffer.from([0, 1, 2, 255]).toString("base64"), empty: "" }, stringData: { plain: "text" }, type: "Opaque", immutable: true,
-  },
-  SecurityContextConstraints: {
-    kind: "SecurityContextConstraints", apiVersion: "security.openshift.io/v1", metadata: meta("restricted"),
-    priority: 10, allowPrivilegedContainer: false, requiredDropCapabilities: ["KILL", "MKNOD"], allowedCapabilities: ["NET_BIND_SERVICE"],
-    allowHostDirVolumePlugin: false, volumes: ["configMap", "secret"], allowHostNetwork: false, allowHostPorts: false, allowHostPID: false, allowHostIPC: false,
-    seLinuxContext: { type: "MustRunAs", seLinuxOptions: { level: "s0:c1", role: "r", type: "t", user: "u" } },
-    runAsUser: { type: "MustRunAsRange", uidRangeMin: 1000, uidRangeMax: 2000 }, supplementalGroups: { type: "RunAsAny" },
-    fsGroup: { type: "MustRunAs", ranges: [{ min: 1000, max: 2000 }] }, readOnlyRootFilesystem: true,
-    users: ["system:admin"], groups: ["system:authenticated"], seccompProfiles: ["runtime/default"], allowedFlexVolumes: [{ driver: "example/lvm" }],
-    defaultAllowPrivilegeEscalation: false, allowPrivilegeEscalation: true,
-  },
-  "SecurityContextConstraints (core v1, empty)": {
-    kind: "SecurityContextConstraints", apiVersion: "v1", metadata: meta("empty"),
-    allowPrivilegedContainer: false, allowHostDirVolumePlugin: false, allowHostNetwork: false, allowHostPorts: false, allowHostPID: false,
-    allowHostIPC: false, seLinuxContext: {}, runAsUser: {}, supplementalGroups: {}, fsGroup: {}, readOnlyRootFilesystem: false,
-  },
-  DeleteOptions: {
-    kind: "DeleteOptions", apiVersion: "meta.k8s.io/v1", gracePeriodSeconds: 0, preconditions: { uid: "u-4", resourceVersion: "9" },
-    orphanDependents: false, propagationPolicy: "Foreground", dryRun: ["All"],
-  },
-  "DeleteOptions (empty)": { kind: "DeleteOptions", apiVersion: "v1" },
-  Namespace: {
-    kind: "Namespace", apiVersion: "v1", metadata: meta("team-c"), spec: { finalizers: ["kubernetes"] },
-    status: {
-      phase: "Terminating",
-      conditions: [
-        { type: "NamespaceDeletionContentFailure", status: "False", lastTransitionTime: "2025-05-01T12:34:56Z", reason: "ContentDeleted", message: "All content successfully deleted" },
-        { type: "NamespaceFinalizersRemaining", status: "False", lastTransitionTime: null },
-      ],
-    },
-  },
-  ClusterRole: {
-    kind: "ClusterRole", apiVersion: "rbac.authorization.k8s.io/v1", metadata: meta("edit"),
-    rules: [
-      { verbs: ["*"], apiGroups: ["apps", ""], resources: ["deployments", "pods/exec"], resourceNames: ["a", "b"] },
-      { verbs: ["get"], nonResourceURLs: ["/metrics"] },
-      {},
-    ],
-    aggregationRule: { clusterRoleSelectors: [{ matchExpressions: [{ key: "rbac.example.test/aggregate", operator: "Exists" }] }, {}] },
-  },
-  TokenReview: {
-    kind: "TokenReview", apiVersion: "authentication.k8s.io/v1", metadata: { creationTimestamp: null },
-    spec: { token: "header.payload.signature", audiences: ["api"] },
-    status: {
-      authenticated: true, audiences: ["api"], error: "none",
-      user: { username: "system:serviceaccount:team-a:builder", uid: "u-5", groups: ["system:serviceaccounts"], extra: { "authentication.kubernetes.io/pod-name": ["web-0"], empty: [] } },
-    },
-  },
-  SubjectAccessReview: {
-    kind: "SubjectAccessReview", apiVersion: "authorization.k8s.io/v1", metadata: { creationTimestamp: null },
-    spec: {
-      resourceAttributes: {
-        namespace: "team-a", verb: "list", group: "apps", version: "v1", resource: "deployments", subresource: "scale", name: "web",
-        fieldSelector: { rawSelector: "metadata.name=web", requirements: [{ key: "metadata.name", operator: "In", values: ["web"] }] },
-        labelSelector: { rawSelector: "app=web", requirements: [{ key: "app", operator: "In", values: ["web"] }] },
-      },
-      user: "alice", groups: ["devs", "system:authenticated"], extra: { scopes: ["a", "b"], "x-1": ["c"] }, uid: "u-6",
-    },
-    status: { allowed: false, denied: true, reason: "no rule", evaluationError: "partial" },
-  },
-  Lease: {
-    kind: "Lease", apiVersion: "coordination.k8s.io/v1", metadata: meta("cluster-core-controllers", "kube-system"),
-    spec: {
-      holderIdentity: "host-a_0b6c", leaseDurationSeconds: 15, acquireTime: "2026-11-24T03:00:00.123456Z",
-      renewTime: "2026-11-24T03:05:02.000001Z", leaseTransitions: 2,
-    },
-  },
-  LocalSubjectAccessReview: {
-    kind: "LocalSubjectAccessReview", apiVersion: "authorization.k8s.io/v1", metadata: { namespace: "team-a", creationTimestamp: null },
-    spec: { nonResourceAttributes: { path: "/healthz" }, user: "bob" },
-    status: { allowed: true },
-  },
-};
 
 describe("every kind round-trips Go-canonical JSON", () => {
   it.each(Object.entries(SAMPLES))("%s", (_name, sample) => {
@@ -627,7 +473,7 @@ describe("malformed bodies are 400s with kube-apiserver's wording", () => {
 });
 
 describe("declarations", () => {
-  it("every declared message is reachable from a kind and refers only to declared messages", () => {
+  it("every declared message is reachable from a request or response kind (or WatchEvent) and refers only to declared messages", () => {
     const reachable = new Set<string>();
     const visit = (name: string) => {
       const decl = MESSAGES.get(name);
@@ -636,6 +482,8 @@ describe("declarations", () => {
       for (const f of decl.ordered) if (f.message) visit(f.type);
     };
     for (const kind of PROTOBUF_KINDS) visit(KINDS[kind].message);
+    for (const kind of RESPONSE_KINDS) visit(kind);
+    visit("WatchEvent");
     expect([...MESSAGES.keys()].filter((m) => !reachable.has(m))).toStrictEqual([]);
   });
 });

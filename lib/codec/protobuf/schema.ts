@@ -1,4 +1,5 @@
-// Protobuf field declarations for the kinds Cluster Core accepts as `application/vnd.kubernetes.protobuf`.
+// Protobuf field declarations for the kinds Cluster Core accepts and answers as `application/vnd.kubernetes.protobuf`
+// (request kinds in KINDS; response kinds, lists, metadata views and WatchEvent in RESPONSE_KINDS/META_MESSAGES).
 //
 // Only wire facts live here: message names, field numbers, JSON names and the Go shape of each field (which
 // decides what the JSON form shows). They were taken from Kubernetes v1.32's core/v1, meta/v1, rbac/v1,
@@ -567,6 +568,30 @@ export const COORDINATION_MESSAGES: MessageTable = {
   ],
 };
 
+/**
+ * apimachinery meta/v1 and runtime messages that only responses use: the metadata-only views
+ * (`as=PartialObjectMetadata[List]`), and a watch stream's frame, `WatchEvent{type=1, object=2}` whose
+ * `RawExtension{raw=1}` holds the embedded object with its own `k8s\0` + runtime.Unknown envelope.
+ * (Status, StatusDetails, StatusCause and ListMeta are in CORE_MESSAGES.)
+ */
+export const META_MESSAGES: MessageTable = {
+  PartialObjectMetadata: ["1 metadata ObjectMeta"],
+  PartialObjectMetadataList: ["1 metadata ListMeta", "2 items PartialObjectMetadata[]"],
+  RawExtension: ["1 raw *bytes"],
+  WatchEvent: ["1 type !string", "2 object RawExtension"],
+};
+
+/** Kinds served as resources; each has a `<Kind>List{metadata=1 ListMeta, items=2 <Kind>}` (every Kubernetes list type). */
+export const LISTED_KINDS: readonly string[] = [
+  "ConfigMap", "Endpoints", "Event", "LimitRange", "Namespace", "PersistentVolume", "PersistentVolumeClaim", "Pod",
+  "ResourceQuota", "Secret", "Service", "ServiceAccount", "SecurityContextConstraints", "Role", "ClusterRole", "RoleBinding",
+  "ClusterRoleBinding", "Lease",
+];
+
+export const LIST_MESSAGES: MessageTable = Object.fromEntries(
+  LISTED_KINDS.map((kind) => [`${kind}List`, ["1 metadata ListMeta", `2 items ${kind}[]`]]),
+);
+
 const RBAC = "rbac.authorization.k8s.io/v1";
 const AUTHENTICATION = "authentication.k8s.io/v1";
 const AUTHORIZATION = "authorization.k8s.io/v1";
@@ -672,5 +697,14 @@ function compile(...tables: MessageTable[]): ReadonlyMap<string, MessageDecl> {
 
 export const MESSAGES: ReadonlyMap<string, MessageDecl> = compile(
   CORE_MESSAGES, SECURITY_MESSAGES, RBAC_MESSAGES, AUTHENTICATION_MESSAGES, AUTHORIZATION_MESSAGES,
-  COORDINATION_MESSAGES,
+  COORDINATION_MESSAGES, META_MESSAGES, LIST_MESSAGES,
 );
+
+/**
+ * Top-level types a response may carry (runtime.Unknown's `kind`): every request kind, the lists, Status and
+ * the metadata-only views. Each is encoded as the message of the same name.
+ */
+export const RESPONSE_KINDS: ReadonlySet<string> = new Set([
+  ...Object.keys(KINDS).filter((k) => k !== "DeleteOptions"), ...Object.keys(LIST_MESSAGES), "Status",
+  "PartialObjectMetadata", "PartialObjectMetadataList",
+]);

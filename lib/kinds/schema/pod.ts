@@ -176,7 +176,7 @@ const podSpec = obj(
       description: "Containers run one after another to completion before the app containers start.",
     }),
     nodeName: str({ description: "Node the pod is bound to; the scheduler sets it when empty." }),
-    nodeSelector: map(str(), { description: "Labels a node must have for the pod to be scheduled onto it." }),
+    nodeSelector: map(str(), { mapType: "atomic", description: "Labels a node must have for the pod to be scheduled onto it." }),
     priority: int({ description: "Priority value, filled from priorityClassName by admission." }),
     priorityClassName: str({ description: "Name of the PriorityClass giving the pod's priority." }),
     restartPolicy: str({ description: "Always (default), OnFailure or Never; applies to every container.", enum: ["Always", "Never", "OnFailure"] }),

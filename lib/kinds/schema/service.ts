@@ -55,7 +55,7 @@ export const serviceSchema = resource(
           listMapKeys: ["port", "protocol"],
           description: "Ports the service exposes.",
         }),
-        selector: map(str(), { description: "Label selector of the pods traffic goes to; without it, Endpoints are managed by hand." }),
+        selector: map(str(), { mapType: "atomic", description: "Label selector of the pods traffic goes to; without it, Endpoints are managed by hand." }),
         sessionAffinity: str({ description: "ClientIP (sticky per client IP) or None. Defaults to None.", enum: ["ClientIP", "None"] }),
         type: str({
           description: "ClusterIP (default), NodePort, LoadBalancer or ExternalName.",

@@ -1,0 +1,301 @@
+// Several replicas on one PostgreSQL database behave as one server (issue 12): three server processes (and a
+// fourth that starts late) share TEST_PG_URL's database, one serving certificate (TLS_CERT_FILE/TLS_KEY_FILE
+// with TLS_CA_FILE naming its CA) and one admin token, each on its own port and data directory. kubectl and
+// @kubernetes/client-node talk to one replica while watches run on the others; writers on every replica at
+// once; a replica that starts after the writes replays them from the shared log; a replica killed with
+// SIGKILL in the middle of writes loses nothing it acknowledged and leaves nothing half-written.
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { CoreV1Api, KubeConfig, Watch } from "@kubernetes/client-node";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ensureServingCertificate, pkiPaths } from "../../lib/tls/certificates";
+import { freshPostgresDatabase, skipPostgres } from "../../lib/storage/test-databases";
+import { describe as describeEvents, openWatch, sleep, startSharedServers, type WatchEvent, type WatchStream } from "./cluster";
+import { createNamespaces, startServer, stopAll, type ApiResponse, type Server } from "./harness";
+
+const pkiDir = mkdtempSync(path.join(os.tmpdir(), "cluster-core-replicas-pki-"));
+let replicas: Server[];
+let shared: { env: Record<string, string>; ca: string };
+
+const cmPath = (ns: string, name?: string) => `/api/v1/namespaces/${ns}/configmaps${name ? `/${name}` : ""}`;
+const sha = (s: string) => createHash("sha256").update(s).digest("hex");
+const fmt = (e: WatchEvent) => `${e.type} ${e.object?.metadata?.name}@${e.object?.metadata?.resourceVersion}`;
+const rvOf = (e: WatchEvent) => Number(e.object?.metadata?.resourceVersion);
+
+describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 180_000 }, () => {
+  beforeAll(async () => {
+    // One certificate for every replica, issued by a CA the replicas are told about (TLS_CA_FILE).
+    await ensureServingCertificate({ dataDir: pkiDir, hosts: ["127.0.0.1"] });
+    const p = pkiPaths(pkiDir);
+    shared = {
+      env: {
+        DATABASE_URL: await freshPostgresDatabase(),
+        TLS_CERT_FILE: p.servingCert, TLS_KEY_FILE: p.servingKey, TLS_CA_FILE: p.caCert,
+        CLUSTER_ADMIN_TOKEN: "replicas-shared-admin-token-0123456789",
+      },
+      ca: readFileSync(p.caCert, "utf8"),
+    };
+    replicas = await startSharedServers(3, { env: shared.env, ca: shared.ca }, shared.env.DATABASE_URL);
+    await createNamespaces(replicas[0], "replicas-kubectl", "replicas-writers", "replicas-late", "replicas-kill");
+  }, 180_000);
+
+  afterAll(async () => {
+    await stopAll();
+    rmSync(pkiDir, { recursive: true, force: true });
+  }, 60_000);
+
+  /** The store's revision as a consistent list on `s` answers it. */
+  async function listRev(s: Server, ns: string): Promise<number> {
+    const r = await s.request("GET", cmPath(ns));
+    expect(r.status, r.text).toBe(200);
+    return Number(r.body.metadata.resourceVersion);
+  }
+
+  /** Waits until every stream has the event with revision `rev`. */
+  async function allSee(streams: { label: string; w: WatchStream }[], rev: number): Promise<void> {
+    await Promise.all(streams.map(({ label, w }) => w.until((evs) => evs.some((e) => rvOf(e) === rev), 30_000, `${label} to see revision ${rev}`)));
+  }
+
+  test("kubectl and client-node on one replica, watches on the others; every kubeconfig carries the shared CA", async () => {
+    const [a, b, c] = replicas;
+    const ns = "replicas-kubectl";
+    for (const s of replicas) {
+      const kubeconfig = readFileSync(s.kubeconfig, "utf8");
+      const caData = /certificate-authority-data: (\S+)/.exec(kubeconfig)?.[1];
+      expect(Buffer.from(caData ?? "", "base64").toString("utf8").trim(), `${s.kubeconfig} trusts TLS_CA_FILE`).toBe(shared.ca.trim());
+    }
+    const start = await listRev(b, ns);
+    const watches = [
+      { label: "watch on B", w: await openWatch(b, `${cmPath(ns)}?watch=true&resourceVersion=${start}`) },
+      { label: "watch on C", w: await openWatch(c, `${cmPath(ns)}?watch=true&resourceVersion=${start}`) },
+    ];
+    const k = (args: string[]) => a.kubectl([...args, "-n", ns]);
+    const created = JSON.parse((await k(["create", "configmap", "app", "--from-literal=v=1", "-o", "json"])).stdout);
+    await k(["label", "configmap", "app", "tier=web"]);
+    const patched = JSON.parse((await k(["patch", "configmap", "app", "--type=merge", "-p", '{"data":{"v":"2"}}', "-o", "json"])).stdout);
+    await k(["delete", "configmap", "app"]);
+    const gone = await b.request("GET", cmPath(ns, "app"));
+    expect(gone.status, "a consistent read on another replica sees kubectl's delete").toBe(404);
+    const sentinel = await a.request("POST", cmPath(ns), { body: { metadata: { name: "sentinel" } } });
+    expect(sentinel.status, sentinel.text).toBe(201);
+    await allSee(watches, Number(sentinel.body.metadata.resourceVersion));
+    // (kubectl label -o json prints the object as it was before the patch, so its revision comes from the watch.)
+    const summary = (e: WatchEvent) => `${e.type} ${e.object.metadata.name} tier=${e.object.metadata.labels?.tier ?? "-"} v=${e.object.data?.v ?? "-"}`;
+    for (const { label, w } of watches) {
+      expect(w.events.map(summary), label).toEqual([
+        "ADDED app tier=- v=1", "MODIFIED app tier=web v=1", "MODIFIED app tier=web v=2", "DELETED app tier=web v=2", "ADDED sentinel tier=- v=-",
+      ]);
+      expect([w.events[0], w.events[2], w.events[4]].map(fmt), label).toEqual([
+        `ADDED app@${created.metadata.resourceVersion}`, `MODIFIED app@${patched.metadata.resourceVersion}`, `ADDED sentinel@${sentinel.body.metadata.resourceVersion}`,
+      ]);
+      w.close();
+    }
+    expect(watches[1].w.events.map(fmt), "B and C saw the same revisions").toEqual(watches[0].w.events.map(fmt));
+
+    // @kubernetes/client-node with replica B's kubeconfig (Node's TLS verifies the shared certificate against
+    // the CA) lists, and its Watch on replica C sees a write made through replica A.
+    const kcB = new KubeConfig();
+    kcB.loadFromFile(b.kubeconfig);
+    const listed = await kcB.makeApiClient(CoreV1Api).listNamespacedConfigMap({ namespace: ns });
+    expect(listed.items.map((o) => o.metadata?.name)).toContain("sentinel");
+    const kcC = new KubeConfig();
+    kcC.loadFromFile(c.kubeconfig);
+    const seen: string[] = [];
+    const req = await new Watch(kcC).watch(cmPath(ns), { resourceVersion: listed.metadata?.resourceVersion }, (type, obj) => {
+      seen.push(`${type} ${obj?.metadata?.name}`);
+    }, () => {});
+    try {
+      const viaA = await a.request("POST", cmPath(ns), { body: { metadata: { name: "from-client-node-test" } } });
+      expect(viaA.status, viaA.text).toBe(201);
+      for (let i = 0; i < 300 && !seen.includes("ADDED from-client-node-test"); i++) await sleep(50);
+      expect(seen).toEqual(["ADDED from-client-node-test"]);
+    } finally {
+      req.abort();
+    }
+
+    // Writes through one replica are read at once through the others (resourceVersion unset), and an update
+    // made on two replicas from the same resourceVersion succeeds on exactly one of them.
+    for (let i = 0; i < 6; i++) {
+      const [writer, reader] = [replicas[i % 3], replicas[(i + 1) % 3]];
+      const made = await writer.request("POST", cmPath(ns), { body: { metadata: { name: `ryw-${i}` }, data: { i: String(i) } } });
+      expect(made.status, made.text).toBe(201);
+      const read = await reader.request("GET", cmPath(ns, `ryw-${i}`));
+      expect(read.status, `replica ${(i + 1) % 3} reads what replica ${i % 3} acknowledged`).toBe(200);
+    }
+    for (let round = 0; round < 5; round++) {
+      const cur = await a.request("GET", cmPath(ns, "ryw-0"));
+      const answers = await Promise.all([a, b].map((s, i) =>
+        s.request("PUT", cmPath(ns, "ryw-0"), { body: { ...cur.body, data: { by: String(i), round: String(round) } } })));
+      expect(answers.map((r) => r.status).sort(), answers.map((r) => r.text.slice(0, 200)).join(" | ")).toEqual([200, 409]);
+    }
+  });
+
+  test("concurrent writes on all three replicas reach every watcher on every replica exactly once, in revision order", async () => {
+    const ns = "replicas-writers";
+    const start = await listRev(replicas[0], ns);
+    const reference = await Promise.all(replicas.map(async (s, i) => ({ label: `from ${start} on replica ${i}`, w: await openWatch(s, `${cmPath(ns)}?watch=true&resourceVersion=${start}`) })));
+    const later: { label: string; w: WatchStream; from: number }[] = [];
+    const acks: { type: string; name: string; rv?: number; via: number }[] = [];
+    const unexpected: string[] = [];
+    const names = Array.from({ length: 8 }, (_, i) => `obj-${i}`);
+    let seq = 0;
+
+    async function writer(via: number, w: number): Promise<void> {
+      const s = replicas[via];
+      for (let i = 0; i < 22; i++) {
+        const name = names[(w * 7 + i * 3) % names.length];
+        const v = String(++seq);
+        const op = (w + i) % 4;
+        let res: ApiResponse;
+        let type: string;
+        if (op === 0) {
+          type = "ADDED";
+          res = await s.request("POST", cmPath(ns), { body: { metadata: { name }, data: { v } } });
+        } else if (op === 1 || op === 2) {
+          type = "MODIFIED";
+          res = await s.request("PATCH", cmPath(ns, name), { body: { data: { v } }, contentType: "application/merge-patch+json" });
+        } else {
+          type = "DELETED";
+          res = await s.request("DELETE", cmPath(ns, name));
+        }
+        if (res.status === 200 || res.status === 201) acks.push({ type, name, via, rv: type === "DELETED" ? undefined : Number(res.body.metadata.resourceVersion) });
+        else if (![404, 409].includes(res.status)) unexpected.push(`${type} ${name} via ${via}: ${res.status} ${res.text.slice(0, 200)}`);
+      }
+    }
+    async function openLater(): Promise<void> {
+      for (let i = 0; i < 3; i++) {
+        await sleep(300);
+        const from = Math.max(start, ...acks.map((x) => x.rv ?? 0));
+        later.push({ label: `from ${from} on replica ${i}`, from, w: await openWatch(replicas[i], `${cmPath(ns)}?watch=true&resourceVersion=${from}`) });
+      }
+    }
+    await Promise.all([...replicas.flatMap((_, via) => [writer(via, via * 2), writer(via, via * 2 + 1)]), openLater()]);
+    expect(unexpected).toEqual([]);
+    const sentinel = await replicas[2].request("POST", cmPath(ns), { body: { metadata: { name: "sentinel" } } });
+    expect(sentinel.status, sentinel.text).toBe(201);
+    const end = Number(sentinel.body.metadata.resourceVersion);
+    await allSee([...reference, ...later], end);
+
+    const ref = reference[0].w.events.map(fmt);
+    const revs = reference[0].w.events.map(rvOf);
+    expect(revs, "strictly increasing revisions").toEqual([...new Set(revs)].sort((x, y) => x - y));
+    for (const { label, w } of reference) expect(w.events.map(fmt), label).toEqual(ref);
+    const ackedRevs = acks.filter((x) => x.rv !== undefined).map((x) => x.rv!);
+    expect(new Set(ackedRevs).size, "no revision acknowledged twice").toBe(ackedRevs.length);
+    const byRev = new Map(reference[0].w.events.map((e) => [rvOf(e), e]));
+    for (const x of acks.filter((y) => y.rv !== undefined)) {
+      const e = byRev.get(x.rv!);
+      expect(e && `${e.type} ${e.object.metadata.name}`, `acknowledged ${x.type} ${x.name}@${x.rv} via replica ${x.via}`).toBe(`${x.type} ${x.name}`);
+    }
+    const deletes = (xs: { type: string; name: string }[]) => xs.filter((x) => x.type === "DELETED").map((x) => x.name).sort();
+    expect(deletes(reference[0].w.events.map((e) => ({ type: e.type, name: e.object.metadata.name }))), "one DELETED per acknowledged delete").toEqual(deletes(acks));
+    expect(reference[0].w.events.length, "nothing but the acknowledged writes and the sentinel").toBe(acks.length + 1);
+    for (const { label, w, from } of later) {
+      expect(w.events.map(fmt), label).toEqual(reference[0].w.events.filter((e) => rvOf(e) > from).map(fmt));
+    }
+    for (const { w } of [...reference, ...later]) w.close();
+  });
+
+  test("a replica that starts after the writes serves watches and lists from a revision before its start", async () => {
+    const [a, b] = replicas;
+    const ns = "replicas-late";
+    const start = await listRev(a, ns);
+    // Creates, updates, label changes and deletes on two replicas, before the late replica exists.
+    for (let i = 0; i < 6; i++) {
+      const s = replicas[i % 2];
+      expect((await s.request("POST", cmPath(ns), { body: { metadata: { name: `cm-${i}`, labels: { phase: "one" } }, data: { i: String(i) } } })).status).toBe(201);
+    }
+    const mid = await listRev(b, ns);
+    for (let i = 0; i < 6; i++) {
+      const s = replicas[(i + 1) % 2];
+      if (i % 3 === 0) expect((await s.request("DELETE", cmPath(ns, `cm-${i}`))).status).toBe(200);
+      else expect((await s.request("PATCH", cmPath(ns, `cm-${i}`), { body: { metadata: { labels: { phase: i % 3 === 1 ? "two" : "one" } } }, contentType: "application/merge-patch+json" })).status).toBe(200);
+    }
+    const before = await listRev(a, ns);
+    await sleep(1000);
+    const late = await startServer({ env: shared.env, ca: shared.ca });
+    try {
+      for (const q of [`resourceVersion=${start}`, `resourceVersion=${mid}`, `resourceVersion=${mid}&labelSelector=phase%3Done`]) {
+        const [want, got] = await Promise.all([openWatch(a, `${cmPath(ns)}?watch=true&${q}`), openWatch(late, `${cmPath(ns)}?watch=true&${q}`)]);
+        const marker = await b.request("POST", cmPath(ns), { body: { metadata: { name: `marker-${Date.now()}`, labels: { phase: "one" } } } });
+        expect(marker.status).toBe(201);
+        const streams = [{ label: `replica A ${q}`, w: want }, { label: `late replica ${q}`, w: got }];
+        await allSee(streams, Number(marker.body.metadata.resourceVersion));
+        expect(got.events.filter((e) => e.type === "ERROR"), `late replica ${q}: ${describeEvents(got.events)}`).toEqual([]);
+        expect(got.events.map(fmt), `late replica ${q}`).toEqual(want.events.map(fmt));
+        expect(got.events.filter((e) => rvOf(e) <= before).length, `late replica ${q}: the writes before its start`).toBeGreaterThan(0);
+        want.close();
+        got.close();
+      }
+      const exact = `${cmPath(ns)}?resourceVersion=${mid}&resourceVersionMatch=Exact`;
+      const [listA, listLate] = await Promise.all([a.request("GET", exact), late.request("GET", exact)]);
+      expect(listLate.status, listLate.text.slice(0, 300)).toBe(200);
+      const items = (r: ApiResponse) => (r.body.items as any[]).map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`);
+      expect(items(listLate)).toEqual(items(listA));
+      expect(items(listLate).filter((x) => x.startsWith("cm-"))).toHaveLength(6);
+    } finally {
+      await late.stop();
+    }
+  });
+
+  test("a replica killed with SIGKILL mid-write: the others' watchers see every acknowledged write, nothing half-written", async () => {
+    const [a, b, c] = replicas;
+    const ns = "replicas-kill";
+    const start = await listRev(b, ns);
+    const watches = [
+      { label: "watch on B", w: await openWatch(b, `${cmPath(ns)}?watch=true&resourceVersion=${start}`) },
+      { label: "watch on C", w: await openWatch(c, `${cmPath(ns)}?watch=true&resourceVersion=${start}`) },
+    ];
+    const sent = new Map<string, string>();
+    const acked = new Map<number, string>();
+    let killed = false;
+    async function writer(w: number): Promise<void> {
+      for (let i = 0; !killed; i++) {
+        const name = `w${w}-${i}`;
+        const payload = `${name}:`.padEnd(2048 + ((w * 131 + i * 17) % 2048), String.fromCharCode(97 + ((w + i) % 26)));
+        sent.set(name, payload);
+        try {
+          const res = await a.request("POST", cmPath(ns), { body: { metadata: { name }, data: { payload, sum: sha(payload) } } });
+          if (res.status === 201) acked.set(Number(res.body.metadata.resourceVersion), name);
+        } catch {
+          return; // the replica is gone: this write's outcome is unknown
+        }
+      }
+    }
+    const writers = Array.from({ length: 8 }, (_, w) => writer(w));
+    for (const deadline = Date.now() + 60_000; acked.size < 60; await sleep(10)) {
+      if (Date.now() > deadline) throw new Error(`only ${acked.size} writes acknowledged in 60 s`);
+    }
+    killed = true;
+    await a.kill9();
+    await Promise.all(writers);
+    const sentinel = await b.request("POST", cmPath(ns), { body: { metadata: { name: "sentinel" } } });
+    expect(sentinel.status, sentinel.text).toBe(201);
+    await allSee(watches, Number(sentinel.body.metadata.resourceVersion));
+
+    const [onB, onC] = watches.map(({ w }) => w.events.filter((e) => e.object.metadata.name !== "sentinel"));
+    expect(onC.map(fmt), "B and C saw the same writes in the same order").toEqual(onB.map(fmt));
+    const revs = onB.map(rvOf);
+    expect(revs, "strictly increasing revisions").toEqual([...new Set(revs)].sort((x, y) => x - y));
+    const seen = new Map(onB.map((e) => [rvOf(e), e]));
+    for (const [rev, name] of acked) expect(seen.get(rev)?.object.metadata.name, `acknowledged ${name}@${rev}`).toBe(name);
+    for (const e of onB) {
+      const name = e.object.metadata.name;
+      expect(e.type, name).toBe("ADDED");
+      expect(sent.has(name), `${name} is a write we sent`).toBe(true);
+      expect(e.object.data, `${name} arrived whole`).toEqual({ payload: sent.get(name), sum: sha(sent.get(name)!) });
+    }
+    const listed = await c.request("GET", cmPath(ns));
+    expect((listed.body.items as any[]).map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`).filter((x) => !x.startsWith("kube-root-ca.crt@")).sort(), "a list on C = what the watches saw")
+      .toEqual([...onB.map((e) => `${e.object.metadata.name}@${e.object.metadata.resourceVersion}`), `sentinel@${sentinel.body.metadata.resourceVersion}`].sort());
+
+    // The killed replica restarts and replays the same history from the shared log.
+    replicas[0] = await a.restart();
+    const replay = await openWatch(replicas[0], `${cmPath(ns)}?watch=true&resourceVersion=${start}`);
+    await replay.until((evs) => evs.some((e) => e.object?.metadata?.name === "sentinel"), 30_000, "the restarted replica to replay up to the sentinel");
+    expect(replay.events.map(fmt)).toEqual(watches[0].w.events.map(fmt));
+    for (const { w } of [...watches, { w: replay }]) w.close();
+  });
+});

@@ -1,0 +1,56 @@
+// The flow-control step of the pipeline (after impersonation, before authorization, as kube's chain): a
+// watch takes one of its user's watch slots until the stream stops; any other request waits for a seat
+// (lib/flowcontrol) and must finish within its deadline (504 otherwise).
+import type { FlowController } from "../flowcontrol/flow-controller";
+import { requestDeadlineMs, withDeadline } from "../flowcontrol/request-deadline";
+import type { ApiResponse } from "./handler";
+
+/** kube-apiserver's read-only verbs; everything else takes a mutating seat. */
+const READ_ONLY_VERBS = new Set(["get", "list", "watch"]);
+
+export async function admitted(
+  flow: FlowController, user: string, verb: string, query: URLSearchParams, serve: () => Promise<ApiResponse>,
+): Promise<ApiResponse> {
+  if (verb === "watch") {
+    const release = flow.admitLongRunning(user);
+    try {
+      return releasedWithStream(await serve(), release);
+    } catch (err) {
+      release();
+      throw err;
+    }
+  }
+  const deadline = requestDeadlineMs(query, flow.limits.requestTimeoutSeconds);
+  const work = (async () => {
+    const release = await flow.admit(user, READ_ONLY_VERBS.has(verb) ? "readOnly" : "mutating");
+    try {
+      return await serve();
+    } finally {
+      release();
+    }
+  })();
+  work.catch(() => { /* answered by withDeadline, or too late to matter */ });
+  return withDeadline(work, deadline);
+}
+
+/** A watch answer keeps its slot until the stream stops; any other answer frees it at once. */
+function releasedWithStream(res: ApiResponse, release: () => void): ApiResponse {
+  if (!res.stream) {
+    release();
+    return res;
+  }
+  const inner = res.stream;
+  return {
+    ...res,
+    stream: {
+      ...inner,
+      start(sink) {
+        const stop = inner.start(sink);
+        return () => {
+          stop();
+          release();
+        };
+      },
+    },
+  };
+}

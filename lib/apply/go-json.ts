@@ -1,0 +1,55 @@
+// JSON as Go's encoding/json (and json-iterator's standard-library mode) writes it: object keys sorted, the
+// HTML characters `<`, `>`, `&` and U+2028/U+2029 escaped, no spaces. Manager identifiers, `k:`/`v:` keys of
+// FieldsV1 and the last-applied annotation the server writes all come out byte for byte as kube's.
+
+const ESCAPES: Record<string, string> = {
+  "<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029",
+};
+
+/** A JSON string literal as Go writes it. */
+export function goQuoteJson(s: string): string {
+  return JSON.stringify(s).replace(/[<>&\u2028\u2029]/g, (c) => ESCAPES[c]);
+}
+
+/** Go's json.Marshal of a decoded JSON value (maps with sorted keys). */
+export function goJson(v: unknown): string {
+  if (v === null || v === undefined) return "null";
+  if (typeof v === "string") return goQuoteJson(v);
+  if (typeof v === "number" || typeof v === "boolean") return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(goJson).join(",")}]`;
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort(compareUtf8);
+  return `{${keys.map((k) => `${goQuoteJson(k)}:${goJson(o[k])}`).join(",")}}`;
+}
+
+/** Byte order of the UTF-8 encodings (Go's string comparison), which is code point order. */
+export function compareUtf8(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Surrogates (U+D800..U+DFFF) stand for code points above U+FFFF: they sort after every BMP character.
+    const xs = x >= 0xd800 && x <= 0xdfff;
+    const ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys) return xs ? 1 : -1;
+    return x < y ? -1 : 1;
+  }
+  return a.length - b.length;
+}
+
+/** Go's `%q` of a string (strconv.Quote): printable characters kept, others escaped. */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === '"' || ch === "\\") out += `\\${ch}`;
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\t") out += "\\t";
+    else if (ch === "\r") out += "\\r";
+    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, "0")}`;
+    else out += ch;
+  }
+  return `${out}"`;
+}

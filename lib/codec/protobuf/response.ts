@@ -1,0 +1,119 @@
+// Protobuf response bodies as kube-apiserver writes them: `k8s\0` + runtime.Unknown{typeMeta, raw} around
+// one object, a list (`<Kind>List{metadata=1 ListMeta, items=2}`), a Status, or a metadata-only view; and
+// watch frames (4-byte big-endian length + WatchEvent{type=1, object=2 RawExtension{raw=1}}, the raw being
+// the embedded object's own `k8s\0` body). Objects from the store never change once stored, so their
+// encodings are kept (weakly, per object) and a list or a watch event costs copies, not encodings.
+import { encodeMessage, encodeUnknown, putVarint, varintSize } from "./encode";
+import { PROTOBUF_MAGIC } from "./magic";
+import { MESSAGES, RESPONSE_KINDS } from "./schema";
+
+export { encodeUnknown } from "./encode";
+
+type JsonRecord = Record<string, unknown>;
+
+export interface TypeMeta {
+  apiVersion: string;
+  kind: string;
+}
+
+const stored = new Map<string, WeakMap<object, Buffer>>();
+
+/**
+ * The message bytes of `obj` as `message` (its own encoding: no key, no length). `immutable` objects (those
+ * the store holds) are encoded once and the bytes kept for as long as the object lives.
+ */
+export function messageBytes(message: string, obj: object, immutable = false): Buffer {
+  if (!immutable) return encodeMessage(message, obj as JsonRecord);
+  let byObject = stored.get(message);
+  if (!byObject) {
+    if (!MESSAGES.has(message)) throw new Error(`protobuf: no declaration for ${message}`);
+    stored.set(message, (byObject = new WeakMap()));
+  }
+  let bytes = byObject.get(obj);
+  if (!bytes) {
+    bytes = encodeMessage(message, obj as JsonRecord);
+    byObject.set(obj, bytes);
+  }
+  return bytes;
+}
+
+/** PartialObjectMetadata{metadata=1} of an object: its ObjectMeta bytes (kept per metadata object when immutable). */
+export function partialObjectMetadataBytes(obj: { metadata?: unknown }, immutable = false): Buffer {
+  const meta = obj.metadata !== null && typeof obj.metadata === "object" ? obj.metadata : {};
+  const inner = messageBytes("ObjectMeta", meta, immutable);
+  const out = Buffer.allocUnsafe(1 + varintSize(inner.length) + inner.length);
+  out[0] = 0x0a;
+  inner.copy(out, putVarint(out, 1, inner.length));
+  return out;
+}
+
+function checkKind(kind: string): void {
+  if (!RESPONSE_KINDS.has(kind)) throw new Error(`protobuf: ${kind} is not a response kind`);
+}
+
+/** One object's body (any response kind, Status included): `typeMeta` names it, `obj`'s own fields fill it. */
+export function encodeObjectBody(obj: object, typeMeta: TypeMeta, immutable = false): Buffer {
+  checkKind(typeMeta.kind);
+  return encodeUnknown(typeMeta.apiVersion, typeMeta.kind, messageBytes(typeMeta.kind, obj, immutable));
+}
+
+/**
+ * A list's body: `typeMeta` is the list's (`ConfigMapList`, `PartialObjectMetadataList`), `listMeta` its
+ * ListMeta as JSON, `items` each item's message bytes (messageBytes / partialObjectMetadataBytes). Built in
+ * one allocation.
+ */
+export function encodeListBody(typeMeta: TypeMeta, listMeta: JsonRecord, items: readonly Uint8Array[]): Buffer {
+  checkKind(typeMeta.kind);
+  const meta = encodeMessage("ListMeta", listMeta);
+  let rawLen = 1 + varintSize(meta.length) + meta.length;
+  for (const item of items) rawLen += 1 + varintSize(item.length) + item.length;
+  const apiVersion = Buffer.from(typeMeta.apiVersion, "utf8");
+  const kind = Buffer.from(typeMeta.kind, "utf8");
+  const tmLen = 2 + varintSize(apiVersion.length) + apiVersion.length + varintSize(kind.length) + kind.length;
+  const total = PROTOBUF_MAGIC.length + 1 + varintSize(tmLen) + tmLen + 1 + varintSize(rawLen) + rawLen + 4;
+  const out = Buffer.allocUnsafe(total);
+  let p = PROTOBUF_MAGIC.copy(out, 0);
+  out[p++] = 0x0a; // Unknown.typeMeta
+  p = putVarint(out, p, tmLen);
+  out[p++] = 0x0a; // TypeMeta.apiVersion
+  p = putVarint(out, p, apiVersion.length);
+  p += apiVersion.copy(out, p);
+  out[p++] = 0x12; // TypeMeta.kind
+  p = putVarint(out, p, kind.length);
+  p += kind.copy(out, p);
+  out[p++] = 0x12; // Unknown.raw
+  p = putVarint(out, p, rawLen);
+  out[p++] = 0x0a; // List.metadata
+  p = putVarint(out, p, meta.length);
+  p += meta.copy(out, p);
+  for (const item of items) {
+    out[p++] = 0x12; // List.items
+    p = putVarint(out, p, item.length);
+    out.set(item, p);
+    p += item.length;
+  }
+  out[p++] = 0x1a; // Unknown.contentEncoding ""
+  out[p++] = 0x00;
+  out[p++] = 0x22; // Unknown.contentType ""
+  out[p++] = 0x00;
+  return out;
+}
+
+/** One watch frame: 4-byte big-endian length + WatchEvent{type, object: RawExtension{raw: embedded}}. */
+export function encodeWatchFrame(type: string, embedded: Uint8Array): Buffer {
+  const t = Buffer.from(type, "utf8");
+  const extLen = 1 + varintSize(embedded.length) + embedded.length;
+  const msgLen = 1 + varintSize(t.length) + t.length + 1 + varintSize(extLen) + extLen;
+  const out = Buffer.allocUnsafe(4 + msgLen);
+  out.writeUInt32BE(msgLen, 0);
+  let p = 4;
+  out[p++] = 0x0a; // WatchEvent.type
+  p = putVarint(out, p, t.length);
+  p += t.copy(out, p);
+  out[p++] = 0x12; // WatchEvent.object
+  p = putVarint(out, p, extLen);
+  out[p++] = 0x0a; // RawExtension.raw
+  p = putVarint(out, p, embedded.length);
+  out.set(embedded, p);
+  return out;
+}

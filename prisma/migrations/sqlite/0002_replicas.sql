@@ -1,0 +1,8 @@
+-- Several replicas on one store (issue 12): compaction keeps every key's latest revision (as etcd does), so a
+-- process that starts late can rebuild the watch history of the whole compaction window from the log.
+CREATE INDEX "LogEntry_key_rev_idx" ON "LogEntry"("resource", "namespace", "name", "rev");
+CREATE TABLE "LogCompaction" (
+    "id" INTEGER NOT NULL PRIMARY KEY,
+    "rev" BIGINT NOT NULL
+);
+INSERT INTO "LogCompaction" ("id", "rev") VALUES (1, 0);
