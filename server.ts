@@ -41,6 +41,10 @@ const server = rt.tls
   ? https.createServer({ key: rt.tls.key, cert: rt.tls.cert }, listener)
   : http.createServer(listener);
 server.keepAliveTimeout = 65_000;
+// A slow client cannot hold a connection forever: headers within 32 s (kube's ReadHeaderTimeout), the whole
+// request within REQUEST_TIMEOUT_SECONDS. Bodies are read before a request takes its flow-control seat.
+server.headersTimeout = 32_000;
+server.requestTimeout = config.requestTimeoutSeconds * 1000;
 server.listen(config.port, config.host, () => {
   const scheme = rt.tls ? "https" : "http";
   console.log(`cluster-core listening on ${scheme}://${config.host}:${config.port} (console ${consoleEnabled ? "on" : "off"}); kubeconfig: ${rt.kubeconfigPath}`);
