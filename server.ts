@@ -43,7 +43,7 @@ const server = rt.tls
 server.keepAliveTimeout = 65_000;
 // A slow client cannot hold a connection forever: headers within 32 s (kube's ReadHeaderTimeout), the whole
 // request within REQUEST_TIMEOUT_SECONDS. Bodies are read before a request takes its flow-control seat.
-server.headersTimeout = 32_000;
+server.headersTimeout = Math.min(32_000, config.requestTimeoutSeconds * 1000);
 server.requestTimeout = config.requestTimeoutSeconds * 1000;
 server.listen(config.port, config.host, () => {
   const scheme = rt.tls ? "https" : "http";

@@ -2,6 +2,7 @@
 // grace seconds left), live; an object's dependents as links on its page; and the delete dialog's propagation
 // policy, sent as DeleteOptions, with the dependents that go (or stay) spelled out, and the kinds a user may
 // not list named instead of claiming there are none.
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type Request } from "@playwright/test";
 import { ensureNamespaces, ensureObjects, kubectl, shot, signIn, uniqueName, USER_NAME, USER_TOKEN } from "./support";
 
@@ -44,6 +45,17 @@ async function ownerTree(prefix: string) {
 
 const isDelete = (name: string) => (r: Request) => r.method() === "DELETE" && new URL(r.url()).pathname.endsWith(`/${name}`);
 
+/** The same axe rules as accessibility.spec.ts, in light and dark. */
+async function expectAccessible(page: Page, view: string) {
+  for (const theme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(serious.map((v) => `${view} (${theme}): ${v.id} ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`)).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
 async function openDeleteFromPage(page: Page) {
   await page.getByTestId("delete-object").click();
   await expect(page.getByTestId("dependents-plan")).toHaveAttribute("data-state", "ready");
@@ -69,6 +81,7 @@ test("Terminating names the finalizers that hold a ConfigMap, live, and it goes 
   const row = page.locator(`[data-testid=resource-row][data-key="${NS}/${name}"]`);
   await expect(row.getByTestId("terminating-badge")).toHaveText("Terminating · finalizers example.com/first, example.com/second");
   await shot(page, "deletion-terminating-finalizers");
+  await expectAccessible(page, "list with a Terminating row");
 
   await kubectl(["patch", "configmap", name, "-n", NS, "--type=json", "-p", JSON.stringify([{ op: "remove", path: "/metadata/finalizers/0" }])]);
   await expect(row.getByTestId("terminating-badge")).toHaveText("Terminating · finalizer example.com/second");
@@ -102,6 +115,7 @@ test("a scheduled pod deleted from the console shows its grace seconds ticking d
   expect(first).toBeGreaterThan(0);
   expect(first).toBeLessThanOrEqual(30);
   await expect.poll(async () => Number(await badge.getAttribute("data-seconds-left"))).toBeLessThan(first);
+  await expect(page.getByTestId("termination-detail")).toContainText(/goes at .* \(\d+ seconds left\)/);
   await expect(page).toHaveURL(new RegExp(`/namespaces/${NS}/pods/${name}$`));
   await shot(page, "deletion-grace-seconds");
 
@@ -129,6 +143,7 @@ test("an owner's page links its dependents, live, and each dependent links its o
   // The scan watches every kind in the background, taking turns for the few connections HTTP/1.1 leaves.
   await expect(panel.getByRole("link", { name: `ConfigMap ${NS}/${late}`, exact: true })).toBeVisible({ timeout: 30_000 });
   await shot(page, "deletion-dependents-panel");
+  await expectAccessible(page, "object page with dependents");
 
   await panel.getByRole("link", { name: `ConfigMap ${NS}/${t.child}`, exact: true }).click();
   await expect(page.getByTestId("object-title")).toHaveText(`ConfigMap ${t.child}`);
@@ -169,6 +184,7 @@ test("the delete dialog spells out which dependents go (Background, Foreground) 
   await expect(orphaned).not.toContainText(t.grandchild);
   await expect(page.getByTestId("plan-deleted")).toHaveCount(0);
   await shot(page, "deletion-dialog-orphan");
+  await expectAccessible(page, "delete dialog");
 
   await page.getByRole("combobox", { name: "Dependents" }).selectOption("Foreground");
   await shot(page, "deletion-dialog-foreground");

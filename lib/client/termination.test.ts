@@ -12,7 +12,7 @@ describe("termination", () => {
     const t = termination({ metadata: { deletionTimestamp: "2025-06-01T11:59:00Z", deletionGracePeriodSeconds: 0, finalizers: ["example.com/a", "example.com/b"] } }, at)!;
     expect(t).toEqual({ deletionTimestamp: "2025-06-01T11:59:00Z", finalizers: ["example.com/a", "example.com/b"] });
     expect(terminationDetail(t)).toBe("finalizers example.com/a, example.com/b");
-    expect(terminationSentence(t)).toBe("Deletion requested (2025-06-01T11:59:00Z); waiting for the finalizers example.com/a, example.com/b to be removed.");
+    expect(terminationSentence(t)).toBe("Deletion requested at 2025-06-01T11:59:00Z; waiting for the finalizers example.com/a, example.com/b to be removed.");
   });
 
   it("counts down the grace period to the deletionTimestamp, in whole seconds, never below 0", () => {
@@ -23,18 +23,20 @@ describe("termination", () => {
     expect(terminationDetail(termination(pod, at + 12_500)!)).toBe("18s left");
     expect(termination(pod, at + 45_000)?.secondsLeft).toBe(0);
     expect(terminationDetail(termination(pod, at + 45_000)!)).toBe("grace period over");
+    expect(terminationSentence(termination(pod, at + 10_000)!)).toBe("Deletion requested; goes at 2025-06-01T12:00:30Z (20 seconds left).");
+    expect(terminationSentence(termination(pod, at + 45_000)!)).toBe("Deletion requested; its grace period ended at 2025-06-01T12:00:30Z.");
   });
 
   it("shows both a grace period and a finalizer", () => {
     const t = termination({ metadata: { deletionTimestamp: "2025-06-01T12:00:10Z", deletionGracePeriodSeconds: 10, finalizers: ["example.com/a"] } }, at)!;
     expect(terminationDetail(t)).toBe("finalizer example.com/a · 10s left");
-    expect(terminationSentence(t)).toContain("its grace period (10 seconds left) and the finalizer example.com/a to be removed");
+    expect(terminationSentence(t)).toBe("Deletion requested; goes at 2025-06-01T12:00:10Z (10 seconds left), once the finalizer example.com/a is removed.");
   });
 
   it("says nothing more when nothing holds it (about to go)", () => {
     const t = termination({ metadata: { deletionTimestamp: "2025-06-01T12:00:00Z" } }, at)!;
     expect(terminationDetail(t)).toBe("");
-    expect(terminationSentence(t)).toBe("Deletion requested (2025-06-01T12:00:00Z).");
+    expect(terminationSentence(t)).toBe("Deletion requested at 2025-06-01T12:00:00Z.");
   });
 });
 

@@ -31,12 +31,14 @@ export function terminationDetail(t: Termination): string {
   return parts.join(" · ");
 }
 
-/** A sentence for a tooltip or a screen reader. */
+/** A sentence for a tooltip or the object page. With a grace period, deletionTimestamp is when it goes. */
 export function terminationSentence(t: Termination): string {
-  const waits: string[] = [];
-  if (t.secondsLeft !== undefined) waits.push(t.secondsLeft > 0 ? `its grace period (${t.secondsLeft} seconds left)` : "the end of its grace period");
-  if (t.finalizers.length) waits.push(`${t.finalizers.length === 1 ? "the finalizer" : "the finalizers"} ${t.finalizers.join(", ")} to be removed`);
-  return `Deletion requested (${t.deletionTimestamp})${waits.length ? `; waiting for ${waits.join(" and ")}` : ""}.`;
+  const finalizers = t.finalizers.length ? `${t.finalizers.length === 1 ? "the finalizer" : "the finalizers"} ${t.finalizers.join(", ")}` : "";
+  if (t.secondsLeft !== undefined) {
+    const when = t.secondsLeft > 0 ? `goes at ${t.deletionTimestamp} (${t.secondsLeft} seconds left)` : `its grace period ended at ${t.deletionTimestamp}`;
+    return `Deletion requested; ${when}${finalizers ? `, once ${finalizers} ${t.finalizers.length === 1 ? "is" : "are"} removed` : ""}.`;
+  }
+  return `Deletion requested at ${t.deletionTimestamp}${finalizers ? `; waiting for ${finalizers} to be removed` : ""}.`;
 }
 
 /** Whether a DELETE's answer is the object still held by finalizers or a running grace period (not a Status). */

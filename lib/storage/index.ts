@@ -66,6 +66,8 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
   });
   await cache.start();
   await notifier?.start();
+  const c = cache;
+  log.view = { rev: () => c.rev, revOf: (key) => c.get(key)?.rev, catchUp: () => c.poll() };
   const compactor = setInterval(() => {
     log.compact(Date.now() - windowMs).catch(() => { /* retried on the next tick */ });
   }, Math.max(1000, Math.min(windowMs / 2, 60_000)));

@@ -59,6 +59,47 @@ export interface CommitStats {
 
 const MAX_BATCH = 64;
 
+const keyId = (k: ObjectKey) => `${k.resource}\u0000${objectKeyString(k)}`;
+
+/**
+ * A batch's outcome given the stored revision of each key it touches (`current`, by keyId; updated in place)
+ * and the store's revision before it: each op's precondition checked in order, revisions from `startRev + 1`.
+ */
+function planBatch(ops: WriteOp[], current: Map<string, number>, startRev: number): BatchResult & { finalState: Map<string, LogEvent> } {
+  let rev = startRev;
+  const results: WriteResult[] = [];
+  const events: LogEvent[] = [];
+  const finalState = new Map<string, LogEvent>();
+  for (const op of ops) {
+    const id = keyId(op.key);
+    const stored = current.get(id);
+    if (op.type === "create" && stored !== undefined) { results.push({ ok: false, reason: "exists" }); continue; }
+    if (op.type !== "create" && stored === undefined) { results.push({ ok: false, reason: "missing" }); continue; }
+    if (op.type !== "create" && stored !== op.expectRev) { results.push({ ok: false, reason: "conflict" }); continue; }
+    rev += 1;
+    const object: KubeObject = { ...op.object, metadata: { ...op.object.metadata, resourceVersion: String(rev) } };
+    const type: EventType = op.type === "create" ? "ADDED" : op.type === "update" ? "MODIFIED" : "DELETED";
+    const event: LogEvent = { rev, type, key: op.key, object, json: JSON.stringify(object) };
+    if (op.type === "delete") current.delete(id); else current.set(id, rev);
+    events.push(event);
+    finalState.set(id, event);
+    results.push({ ok: true, event });
+  }
+  return { results, events, finalState };
+}
+
+/**
+ * What this process's watch cache knows (set by openStore): the revision it has applied and each object's
+ * revision at it. PostgreSQL write batches are planned against it and committed only if the store is still
+ * at that revision (see RevisionLog.pgWriteBatch).
+ */
+export interface StoreView {
+  rev(): number;
+  revOf(key: ObjectKey): number | undefined;
+  /** Read what other processes committed since. */
+  catchUp(): Promise<void>;
+}
+
 interface DbLogRow { rev: bigint; resource: string; namespace: string; name: string; type: string; object: string; createdAt: bigint }
 const LOG_COLUMNS = `"rev", "resource", "namespace", "name", "type", "object", "createdAt"`;
 
@@ -131,6 +172,10 @@ export class RevisionLog {
    * migrations and for callers of `Store.db`.
    */
   private readonly pool: pg.Pool | null = null;
+  /** PostgreSQL: the watch cache's view, for optimistic write batches (see pgWriteBatch). */
+  view: StoreView | undefined;
+  /** PostgreSQL write batches committed on the first try, after catching up, and under the counter lock (metrics). */
+  readonly batchPaths = { optimistic: 0, retried: 0, locked: 0 };
 
   constructor(
     private readonly db: Db,
@@ -292,13 +337,80 @@ export class RevisionLog {
   }
 
   /**
+   * A batch on PostgreSQL. Planned against this process's watch cache at its revision N and sent as one
+   * statement that commits only if the store is still at N (the counter row: compare and set), so the counter
+   * row is locked only inside the database, never across a round trip: replicas writing at the same time
+   * keep out of each other's way. When another process committed in between, the cache catches up and the
+   * batch is planned again; after three misses it takes the counter lock first (`pgLockedBatch`).
+   */
+  private async pgWriteBatch(pool: pg.Pool, ops: WriteOp[]): Promise<BatchResult> {
+    const view = this.view;
+    if (view) {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const base = view.rev();
+        const current = new Map<string, number>();
+        for (const op of ops) {
+          const id = keyId(op.key);
+          if (current.has(id)) continue;
+          const r = view.revOf(op.key);
+          if (r !== undefined) current.set(id, r);
+        }
+        const plan = planBatch(ops, current, base);
+        if (await this.pgCommitIf(pool, base, plan.events, [...plan.finalState.values()])) {
+          if (attempt === 0) this.batchPaths.optimistic++; else this.batchPaths.retried++;
+          return { results: plan.results, events: plan.events };
+        }
+        await view.catchUp();
+      }
+    }
+    this.batchPaths.locked++;
+    return this.pgLockedBatch(pool, ops);
+  }
+
+  /**
+   * One statement: set the counter from `base` to `base + events.length` if it is at `base`, and only then
+   * append the events, write the current rows and notify (data-modifying WITH clauses conditioned on the
+   * compare and set). True when it committed.
+   */
+  private async pgCommitIf(pool: pg.Pool, base: number, events: LogEvent[], finalState: LogEvent[]): Promise<boolean> {
+    if (events.length === 0) {
+      // Every precondition failed against the cache: right if the cache was current.
+      const { rows } = await pool.query(`SELECT 1 FROM "Revision" WHERE "id" = 1 AND "rev" = $1`, [String(base)]);
+      return rows.length === 1;
+    }
+    const params: unknown[] = [];
+    const $ = (v: unknown, cast = "") => { params.push(typeof v === "bigint" ? v.toString() : v); return `$${params.length}${cast}`; };
+    const now = Date.now();
+    const stored = new Map(events.map((e) => [e, this.transformer.toStorage(e.key, e.json)]));
+    const parts = [
+      `"cas" AS (UPDATE "Revision" SET "rev" = ${$(String(base + events.length), "::bigint")} WHERE "id" = 1 AND "rev" = ${$(String(base), "::bigint")} RETURNING "rev")`,
+      `"log" AS (INSERT INTO "LogEntry" ("rev", "resource", "namespace", "name", "type", "object", "createdAt") SELECT * FROM (VALUES ${
+        events.map((e) => `(${$(String(e.rev), "::bigint")}, ${$(e.key.resource)}, ${$(e.key.namespace)}, ${$(e.key.name)}, ${$(e.type)}, ${$(stored.get(e))}, ${$(String(now), "::bigint")})`).join(", ")
+      }) AS "v" WHERE EXISTS (SELECT 1 FROM "cas"))`,
+    ];
+    const upserts = finalState.filter((e) => e.type !== "DELETED");
+    const deletes = finalState.filter((e) => e.type === "DELETED");
+    if (upserts.length) {
+      parts.push(`"up" AS (INSERT INTO "CurrentObject" ("resource", "namespace", "name", "rev", "object") SELECT * FROM (VALUES ${
+        upserts.map((e) => `(${$(e.key.resource)}, ${$(e.key.namespace)}, ${$(e.key.name)}, ${$(String(e.rev), "::bigint")}, ${$(stored.get(e))})`).join(", ")
+      }) AS "v" WHERE EXISTS (SELECT 1 FROM "cas") ON CONFLICT ("resource", "namespace", "name") DO UPDATE SET "rev" = excluded."rev", "object" = excluded."object")`);
+    }
+    if (deletes.length) {
+      parts.push(`"del" AS (DELETE FROM "CurrentObject" WHERE EXISTS (SELECT 1 FROM "cas") AND (${
+        deletes.map((e) => `("resource" = ${$(e.key.resource)} AND "namespace" = ${$(e.key.namespace)} AND "name" = ${$(e.key.name)})`).join(" OR ")}))`);
+    }
+    const { rows } = await pool.query(`WITH ${parts.join(", ")} SELECT "rev", pg_notify('${LOG_CHANNEL}', "rev"::text) FROM "cas"`, params);
+    return rows.length === 1;
+  }
+
+  /**
    * A batch on PostgreSQL in three round trips, whatever its size: BEGIN with the counter bump and the
    * precondition read (one simple-protocol message; the keys are quoted literals), every write of the batch
    * as one statement (data-modifying WITH clauses), and the notification with COMMIT. The counter row stays
    * locked from the first to the last, so the fewer waits for the database backend in between (each a
    * scheduling delay on a busy machine), the more batches per second every replica together can commit.
    */
-  private async pgWriteBatch(pool: pg.Pool, ops: WriteOp[]): Promise<BatchResult> {
+  private async pgLockedBatch(pool: pg.Pool, ops: WriteOp[]): Promise<BatchResult> {
     const client = await pool.connect();
     const writes: { sql: string; params: unknown[] }[] = [];
     let notify = "";
@@ -368,33 +480,17 @@ export class RevisionLog {
 
       // Current revision of every key the batch touches, then apply the ops in order in memory.
       const keys = new Map<string, ObjectKey>();
-      for (const op of ops) keys.set(`${op.key.resource}\u0000${objectKeyString(op.key)}`, op.key);
+      for (const op of ops) keys.set(keyId(op.key), op.key);
       const current = new Map<string, number>();
       const keyList = [...keys.values()];
       const where = keyList.map((_, i) => `("resource" = ${p(3 * i + 1)} AND "namespace" = ${p(3 * i + 2)} AND "name" = ${p(3 * i + 3)})`).join(" OR ");
       const rows = (yield ex.query(
         `SELECT "resource", "namespace", "name", "rev" FROM "CurrentObject" WHERE ${where}`,
         keyList.flatMap((k) => [k.resource, k.namespace, k.name]))) as { resource: string; namespace: string; name: string; rev: bigint | number }[];
-      for (const r of rows) current.set(`${r.resource}\u0000${r.namespace}/${r.name}`, Number(r.rev));
+      for (const r of rows) current.set(keyId(r), Number(r.rev));
 
-      const results: WriteResult[] = [];
-      const events: LogEvent[] = [];
-      const finalState = new Map<string, LogEvent>();
-      for (const op of ops) {
-        const id = `${op.key.resource}\u0000${objectKeyString(op.key)}`;
-        const stored = current.get(id);
-        if (op.type === "create" && stored !== undefined) { results.push({ ok: false, reason: "exists" }); continue; }
-        if (op.type !== "create" && stored === undefined) { results.push({ ok: false, reason: "missing" }); continue; }
-        if (op.type !== "create" && stored !== op.expectRev) { results.push({ ok: false, reason: "conflict" }); continue; }
-        rev += 1;
-        const object: KubeObject = { ...op.object, metadata: { ...op.object.metadata, resourceVersion: String(rev) } };
-        const type: EventType = op.type === "create" ? "ADDED" : op.type === "update" ? "MODIFIED" : "DELETED";
-        const event: LogEvent = { rev, type, key: op.key, object, json: JSON.stringify(object) };
-        if (op.type === "delete") current.delete(id); else current.set(id, rev);
-        events.push(event);
-        finalState.set(id, event);
-        results.push({ ok: true, event });
-      }
+      const { results, events, finalState } = planBatch(ops, current, rev);
+      rev += events.length;
       if (events.length === 0) return { results, events };
       const stored = new Map(events.map((e) => [e, transformer.toStorage(e.key, e.json)]));
 
