@@ -43,7 +43,7 @@ const ROUNDS = Number(env.BENCH_ROUNDS ?? (QUICK ? 1 : 3));
 const DURATION = Number(env.BENCH_DURATION ?? (QUICK ? 3 : 10));
 const WARMUP = QUICK ? 1 : 3;
 const WATCHERS = (env.BENCH_WATCHERS ?? (QUICK ? "1000" : "100,1000,5000")).split(",").map(Number).filter((n) => n > 0);
-const ALL_SCENARIOS = ["create", "get", "get-rbac", "get-audit", "get-metrics", "list", "list-pages", "watch", "watch-http", "replicas", "get-protobuf", "list-protobuf", "watch-protobuf"];
+const ALL_SCENARIOS = ["create", "get", "get-rbac", "get-audit", "get-metrics", "get-flowcontrol", "list", "list-pages", "watch", "watch-http", "replicas", "get-protobuf", "list-protobuf", "watch-protobuf"];
 const PROTOBUF = "application/vnd.kubernetes.protobuf";
 /** Quick mode leaves out the plain-HTTP comparison row unless asked for. */
 const DEFAULT_SCENARIOS = QUICK ? ALL_SCENARIOS.filter((s) => s !== "watch-http") : ALL_SCENARIOS;
@@ -514,10 +514,11 @@ function dirBytes(dir: string): number {
 
 async function scenariosRead(which: string[]): Promise<void> {
   const viaApi = env.BENCH_SEED === "api";
-  const gets = ["get", "get-rbac", "get-audit", "get-metrics", "get-protobuf"].filter((s) => which.includes(s));
+  const gets = ["get", "get-rbac", "get-audit", "get-metrics", "get-flowcontrol", "get-protobuf"].filter((s) => which.includes(s));
   const rbac = which.includes("get-rbac");
   const audit = which.includes("get-audit");
   const metricsOff = which.includes("get-metrics");
+  const flowOff = which.includes("get-flowcontrol");
   log(`seeding ${SEED_COUNT} ConfigMaps into namespace ${SEED_NS}${rbac ? " and the get-rbac fixture (1,000 Roles + 1,000 RoleBindings)" : ""} ${viaApi ? "through our HTTPS API" : "through lib/registry + lib/storage, before the server starts"}`);
   const dataDir = path.join(scratch, `ours-${++serverSeq}`);
   const storeSeconds = viaApi ? 0 : await seedStore(dataDir, rbac);
@@ -529,10 +530,14 @@ async function scenariosRead(which: string[]): Promise<void> {
   // get-metrics: likewise, a server with CLUSTER_CORE_METRICS=off (no request instrumentation) to compare with.
   const noMetricsDataDir = path.join(scratch, `ours-${++serverSeq}`);
   if (metricsOff && !viaApi) cpSync(dataDir, noMetricsDataDir, { recursive: true });
+  // get-flowcontrol: likewise, a server with CLUSTER_CORE_FLOW_CONTROL=off (no seats, queues or deadlines).
+  const noFlowDataDir = path.join(scratch, `ours-${++serverSeq}`);
+  if (flowOff && !viaApi) cpSync(dataDir, noFlowDataDir, { recursive: true });
   const ours = await startOurs({ dataDir });
   let bare: Target | undefined;
   let oursAudit: Target | undefined;
   let oursNoMetrics: Target | undefined;
+  let oursNoFlow: Target | undefined;
   try {
     const seconds = viaApi ? await seedApi(ours, rbac) : storeSeconds;
     const seeded = await fixtureFrom(ours);
@@ -562,6 +567,12 @@ async function scenariosRead(which: string[]): Promise<void> {
       if (metricsOff) {
         const n = await startOurs({ dataDir: noMetricsDataDir, label: "ours-nometrics", env: { CLUSTER_CORE_METRICS: "off" } });
         oursNoMetrics = n;
+        if (viaApi) await seedApi(n, rbac);
+        targets.push(n);
+      }
+      if (flowOff) {
+        const n = await startOurs({ dataDir: noFlowDataDir, label: "ours-noflowcontrol", env: { CLUSTER_CORE_FLOW_CONTROL: "off" } });
+        oursNoFlow = n;
         if (viaApi) await seedApi(n, rbac);
         targets.push(n);
       }
@@ -661,6 +672,25 @@ async function scenariosRead(which: string[]): Promise<void> {
           ],
         });
       }
+    }
+
+    if (gets.length && flowOff) {
+      const runs = lastGetRuns;
+      const medians = loadMedians(runs, ["ours", "ours-noflowcontrol"]);
+      const r = ratio(medians.ours.rps, medians["ours-noflowcontrol"].rps);
+      const clean = runs.filter((x) => x.target === "ours-noflowcontrol").every((x) => x.non2xx === 0 && x.errors === 0 && x.timeouts === 0);
+      results.push({
+        scenario: "get-flowcontrol", title: "get by name, admin, flow control on vs off (C=10)",
+        params: { flowControl: "ours: default (seats 400/200, fair queues, 60 s deadline); ours-noflowcontrol: CLUSTER_CORE_FLOW_CONTROL=off" },
+        runs: runs.filter((x) => x.target === "ours" || x.target === "ours-noflowcontrol"),
+        medians: { ours: medians.ours, "ours-noflowcontrol": medians["ours-noflowcontrol"] },
+        ratios: { "ours vs ours-noflowcontrol": r },
+        targets: [
+          atLeast("get with flow control vs without (informational)", r, 0.95, "issue 13 (informational)", "ours vs ours-noflowcontrol"),
+          { name: "no errors / non-2xx (no flow control)", goal: "0", value: clean, met: clean, source: "plan §8.1 rule 3" },
+        ],
+        notes: ["ours-noflowcontrol = a second server on a copy of the same data with CLUSTER_CORE_FLOW_CONTROL=off. Both servers run during the whole group."],
+      });
     }
 
     const protobufNote = "ours-protobuf = the same server and requests with Accept: application/vnd.kubernetes.protobuf (what client-go's typed clients and informers send); interleaved with the JSON ones.";
@@ -764,7 +794,7 @@ async function scenariosRead(which: string[]): Promise<void> {
       });
     }
   } finally {
-    await Promise.all([ours, bare, oursAudit, oursNoMetrics].filter((t): t is Target => !!t).map((t) => stopChild(t.child)));
+    await Promise.all([ours, bare, oursAudit, oursNoMetrics, oursNoFlow].filter((t): t is Target => !!t).map((t) => stopChild(t.child)));
   }
 }
 

@@ -89,8 +89,9 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
   const openapi: ApiRuntime["openapi"] = openapiDocument;
   const auditLog = auditLogFromEnv(process.env);
   const audit: ApiRuntime["audit"] = auditLog && ((record) => auditLog.write(buildAuditEvent(record)));
-  // kube's 0 means "no limit" for the in-flight settings.
-  const flowControl = new FlowController({
+  // kube's 0 means "no limit" for the in-flight settings. CLUSTER_CORE_FLOW_CONTROL=off exists only for the
+  // bench's before/after comparison of this layer.
+  const flowControl = process.env.CLUSTER_CORE_FLOW_CONTROL === "off" ? undefined : new FlowController({
     readOnly: config.maxRequestsInflight || Number.MAX_SAFE_INTEGER,
     mutating: config.maxMutatingRequestsInflight || Number.MAX_SAFE_INTEGER,
     requestTimeoutSeconds: config.requestTimeoutSeconds,

@@ -1,0 +1,11 @@
+import { openStore } from "/work/main/lib/storage/index.ts";
+const url = process.env.URL!;
+const store = await openStore({ databaseUrl: url, compactionWindowSeconds: 300 });
+const cm = (n: string) => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: n, namespace: "ns" }, data: { v: "x".repeat(1024) } });
+const tag = process.pid;
+const end = Date.now() + 5000;
+let n = 0;
+await Promise.all(Array.from({ length: Number(process.env.C ?? 10) }, async (_, w) => { for (let i = 0; Date.now() < end; i++) { await store.log.commit({ type: "create", key: { resource: "configmaps", namespace: "ns", name: `c${tag}-${w}-${i}` }, object: cm(`c${w}-${i}`) as any }); n++; } }));
+const st = store.stats().commits;
+console.log(`pid ${tag}: ${(n / 5).toFixed(0)} writes/s, batches ${st.batches}, avg batch ${(st.writes / st.batches).toFixed(1)}, avg commit ${(st.commitSecondsSum / st.batches * 1000).toFixed(1)} ms`);
+await store.close();
