@@ -234,6 +234,7 @@ export class Registry {
       initialState,
       initialEventsEnd,
       bookmarks: opts.allowWatchBookmarks,
+      endsAfterMs: opts.timeoutSeconds !== undefined && opts.timeoutSeconds > 0 ? opts.timeoutSeconds * 1000 : undefined,
       bookmark: (rev, end) => JSON.stringify({
         kind: kind.kind, apiVersion: apiVersionOf(kind),
         metadata: { resourceVersion: String(rev), creationTimestamp: null, ...(end ? { annotations: { "k8s.io/initial-events-end": "true" } } : {}) },

@@ -28,6 +28,11 @@ export interface WatchSpec {
   initialEventsEnd: boolean;
   /** Send periodic bookmarks (allowWatchBookmarks). */
   bookmarks: boolean;
+  /**
+   * When the watch ends (ms from its start; the client's timeoutSeconds): with bookmarks, one more is sent
+   * 2 s before, as kube's watch cache does, so the client's next watch resumes from the newest revision.
+   */
+  endsAfterMs?: number;
   /** Serialised bookmark object at a revision (kind-specific; built by the caller). */
   bookmark: (rev: number, initialEventsEnd: boolean) => string;
   /**
@@ -59,7 +64,12 @@ interface Watcher {
   sink: WatchSink;
   lastRev: number;
   closed: boolean;
+  /** The bookmark due 2 s before the watch's end. */
+  finalBookmark?: NodeJS.Timeout;
 }
+
+/** How long before a watch's end its last bookmark is sent (kube's watch cache: 2 s). */
+const FINAL_BOOKMARK_LEAD_MS = 2000;
 
 interface CachedEvent extends LogEvent {
   at: number;
@@ -426,12 +436,19 @@ export class WatchCache {
     let set = this.watchers.get(spec.resource);
     if (!set) { set = new Set(); this.watchers.set(spec.resource, set); }
     set.add(w);
+    if (spec.bookmarks && spec.endsAfterMs !== undefined && spec.endsAfterMs > FINAL_BOOKMARK_LEAD_MS) {
+      w.finalBookmark = setTimeout(() => {
+        if (!w.closed && !w.sink.send(bookmarkFrame(spec, this.rev, false))) this.closeWatcher(w);
+      }, spec.endsAfterMs - FINAL_BOOKMARK_LEAD_MS);
+      w.finalBookmark.unref();
+    }
     return () => this.closeWatcher(w);
   }
 
   private closeWatcher(w: Watcher): void {
     if (w.closed) return;
     w.closed = true;
+    clearTimeout(w.finalBookmark);
     this.watchers.get(w.spec.resource)?.delete(w);
     w.sink.close();
   }
