@@ -3,7 +3,7 @@ import { PROTOBUF_MEDIA_TYPE } from "../codec/protobuf/magic";
 import { errors, isStatusError, StatusError } from "./errors";
 import { handleApi, statusResponse, type ApiRequest, type ApiResponse, type ApiRuntime } from "./handler";
 
-const MAX_WATCH_BACKLOG_BYTES = 8 * 1024 * 1024;
+import { MAX_WATCH_BACKLOG_BYTES, watchBacklogs } from "./watch-backlog";
 
 async function readBody(request: Request, limit: number): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length") ?? 0);
@@ -49,21 +49,26 @@ function toResponse(request: Request, answer: ApiResponse): Response {
   let stop: (() => void) | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let ended = false;
+  let untrack = () => {};
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      const end = () => {
+      let written = 0;
+      const backlog = () => Math.max(0, -(controller.desiredSize ?? 0));
+      const end = (cut = false) => {
         if (ended) return;
         ended = true;
         clearTimeout(timer);
+        untrack();
         stop?.();
         try {
           // A consumer that stopped reading would hold its backlog: abort the response to free it now.
-          if ((controller.desiredSize ?? 0) <= -MAX_WATCH_BACKLOG_BYTES) controller.error(new Error("watch backlog exceeded"));
+          if (cut || backlog() >= MAX_WATCH_BACKLOG_BYTES) controller.error(new Error("watch backlog exceeded"));
           else controller.close();
         } catch { /* already closed */ }
       };
-      timer = setTimeout(end, source.timeoutMs);
-      request.signal.addEventListener("abort", end);
+      untrack = watchBacklogs.track({ backlog, progress: () => written - backlog(), cut: () => end(true) });
+      timer = setTimeout(() => end(), source.timeoutMs);
+      request.signal.addEventListener("abort", () => end());
       // A streaming response sends no headers before its first chunk: start with a newline so quiet watches
       // do not hang their clients (JSON stream decoders skip whitespace). Protobuf frames have no such
       // filler: a protobuf watch's headers go out with its first frame.
@@ -71,16 +76,18 @@ function toResponse(request: Request, answer: ApiResponse): Response {
       stop = source.start({
         send: (chunk) => {
           if (ended) return false;
+          written += chunk.length;
           controller.enqueue(new Uint8Array(chunk));
           return (controller.desiredSize ?? 0) > -MAX_WATCH_BACKLOG_BYTES;
         },
-        close: () => queueMicrotask(end),
+        close: () => queueMicrotask(() => end()),
       });
       if (ended) stop();
     },
     cancel() {
       ended = true;
       clearTimeout(timer);
+      untrack();
       stop?.();
     },
   }, { highWaterMark: 0, size: (c) => c?.byteLength ?? 0 });

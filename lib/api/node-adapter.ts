@@ -4,7 +4,8 @@ import { errors, isStatusError, StatusError } from "./errors";
 import { handleApi, statusResponse, type ApiRequest, type ApiResponse, type ApiRuntime } from "./handler";
 
 /** A watcher whose unsent bytes exceed this is closed; its client re-watches from its last revision. */
-export const MAX_WATCH_BACKLOG_BYTES = 8 * 1024 * 1024;
+import { MAX_WATCH_BACKLOG_BYTES, watchBacklogs } from "./watch-backlog";
+
 
 /**
  * A body over the limit is still read (and dropped) up to this many bytes before the 413 goes out: a client
@@ -67,23 +68,31 @@ export function writeApiResponse(req: IncomingMessage, res: ServerResponse, answ
   res.flushHeaders();
   let stop: (() => void) | undefined;
   let ended = false;
-  const end = () => {
+  let written = 0;
+  const end = (cut = false) => {
     if (ended) return;
     ended = true;
     clearTimeout(timer);
+    untrack();
     stop?.();
     // A consumer that stopped reading would hold its backlog forever: drop the connection to free it now.
-    if (res.writableLength > MAX_WATCH_BACKLOG_BYTES) res.destroy(); else res.end();
+    if (cut || res.writableLength > MAX_WATCH_BACKLOG_BYTES) res.destroy(); else res.end();
   };
   const timer = setTimeout(end, stream.timeoutMs);
-  res.on("close", end);
+  const untrack = watchBacklogs.track({
+    backlog: () => res.writableLength,
+    progress: () => written - res.writableLength,
+    cut: () => end(true),
+  });
+  res.on("close", () => end());
   stop = stream.start({
     send: (chunk) => {
       if (ended) return false;
+      written += chunk.length;
       res.write(chunk);
       return res.writableLength <= MAX_WATCH_BACKLOG_BYTES;
     },
-    close: () => queueMicrotask(end),
+    close: () => queueMicrotask(() => end()),
   });
   if (ended) stop();
 }
