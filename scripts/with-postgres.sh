@@ -22,16 +22,24 @@ if [ -z "$bin" ]; then
   exit $?
 fi
 dir=$(mktemp -d /tmp/cc-pg.XXXXXX)
-port=$(( 40000 + RANDOM % 20000 ))
 as_pg() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "cd /tmp && $*"; else sh -c "$*"; fi; }
 if [ "$(id -u)" = 0 ]; then
   id postgres >/dev/null 2>&1 || useradd -r -M postgres
   chown postgres "$dir"
 fi
 started=0
-if as_pg "'$bin/initdb' -D '$dir/data' --auth=trust -U postgres >'$dir/initdb.log' 2>&1 && '$bin/pg_ctl' -D '$dir/data' -o \"-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories='$dir' -c max_connections=300 -c fsync=off\" -l '$dir/log' -w start >/dev/null 2>&1"; then
+# fsync=off: a throw-away cluster (the tests kill our server processes, never PostgreSQL).
+if as_pg "'$bin/initdb' -D '$dir/data' --auth=trust -U postgres >'$dir/initdb.log' 2>&1"; then
+  for attempt in 1 2 3; do
+    port=$(( 40000 + RANDOM % 20000 ))
+    if as_pg "'$bin/pg_ctl' -D '$dir/data' -o \"-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories='$dir' -c max_connections=300 -c fsync=off\" -l '$dir/log' -w start >/dev/null 2>&1"; then
+      started=1
+      break
+    fi
+  done
+fi
+if [ "$started" = 1 ]; then
   export TEST_PG_URL="postgresql://postgres@127.0.0.1:$port/postgres"
-  started=1
   echo "PostgreSQL for tests on port $port ($bin)"
 else
   echo "PostgreSQL for tests could not start (the PostgreSQL cases will fail):" >&2

@@ -1,22 +1,29 @@
 "use client";
 // Edit one object as YAML without ever losing work:
 // - the text is compared with what was loaded; an untouched editor follows the live object;
-// - "Review & save" shows the diff against the loaded version, then PUTs with its resourceVersion;
-// - a 409 fetches the stored version, merges three ways (loaded, stored, edited) and shows stored vs merged
-//   side by side (the right side stays editable) with the conflicting fields listed;
+// - "Review & save" shows the diff against the loaded version, then saves by server-side apply as the field
+//   manager `cluster-core-console` (status and server-owned metadata stripped, as a manifest would have none);
+// - an apply conflict (409, fields another manager owns with other values) is explained in place: each field
+//   and its manager, then "Take ownership and save" (force=true) or "Leave these fields" (re-apply without
+//   them). An apply sends no resourceVersion, so a save is never refused as stale: the 409 three-way merge of
+//   the PUT days is gone; the merge stays for an object that changed on the server while being edited
+//   ("Merge the new version": loaded, stored, edited → stored vs merged side by side, the right side editable);
 // - a 422 marks each cause at its field; "Dry run" asks the server to validate without saving;
 // - when the user's rules do not allow update, saving is disabled and the reason shown (a 403 on save still
 //   shows kube's message, for rules the console could not see).
 import { useEffect, useMemo, useState } from "react";
 import { ApiError, type StatusCause } from "@/lib/client/api-error";
-import { getObject, replaceObject } from "@/lib/client/object-writes";
+import { applyObject, getObject } from "@/lib/client/object-writes";
+import { applyConfiguration, applyConflicts, CONSOLE_FIELD_MANAGER, locateField, withoutFields, type ApplyConflict } from "@/lib/client/server-side-apply";
 import { threeWayMerge, type MergeConflict } from "@/lib/client/three-way-merge";
 import { useKindSchema } from "@/lib/client/use-kind-schema";
 import { parseYamlObject, toYaml, YamlSyntaxError } from "@/lib/client/yaml-text";
 import type { AnyKind, KubeObject } from "@/lib/kinds";
 import { Button } from "../ui/button";
+import { ApplyConflictPanel } from "./apply-conflict";
 import { CauseList } from "./cause-list";
 import { LazyYamlDiff, LazyYamlEditor } from "./lazy-editor";
+import { ManagedFieldsPanel } from "./managed-fields-panel";
 
 type Mode = "edit" | "review" | "conflict";
 
@@ -24,6 +31,21 @@ interface Problem {
   message: string;
   causes: StatusCause[];
   code?: number;
+}
+
+/** An apply refused for field-manager conflicts, with the object that was applied. */
+interface Refusal {
+  conflicts: ApplyConflict[];
+  message: string;
+  applied: KubeObject;
+  dryRun: boolean;
+}
+
+/** A conflict's field as a marker path of the editor (`spec.containers[1].image`, dotted keys bracketed). */
+function markerPath(obj: KubeObject, field: string): string {
+  const at = locateField(obj, field);
+  if (!at) return field.replace(/^\./, "");
+  return at.map((seg, i) => (typeof seg === "number" || seg.includes(".") ? `[${seg}]` : i === 0 ? seg : `.${seg}`)).join("");
 }
 
 export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind; live: KubeObject; readOnlyReason?: string }) {
@@ -37,6 +59,7 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
   const [busy, setBusy] = useState(false);
   const [stored, setStored] = useState<KubeObject | undefined>();
   const [conflicts, setConflicts] = useState<MergeConflict[]>([]);
+  const [refusal, setRefusal] = useState<Refusal | undefined>();
   const dirty = text !== baseText;
   const modelPath = `file:///${kind.plural}/${live.metadata.namespace ?? "_"}/${live.metadata.name}.yaml`;
   const changedOnServer = live.metadata.resourceVersion !== base.metadata.resourceVersion;
@@ -53,8 +76,6 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
     try {
       const obj = parseYamlObject(text);
       obj.metadata ??= {};
-      // The write is conditional on the version the user started from, even if they deleted the line.
-      obj.metadata.resourceVersion ??= base.metadata.resourceVersion;
       return obj;
     } catch (e) {
       const where = e instanceof YamlSyntaxError && e.line ? ` (line ${e.line})` : "";
@@ -73,14 +94,16 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
     setMode("conflict");
   }
 
-  async function save(options: { dryRun?: boolean } = {}) {
+  /** Applies the editor's object (or `applied`, the configuration "Leave these fields" left). */
+  async function save(options: { dryRun?: boolean; force?: boolean; applied?: KubeObject } = {}) {
     setProblem(undefined);
     setNotice(undefined);
-    const obj = parse();
+    setRefusal(undefined);
+    const obj = options.applied ?? parse();
     if (!obj) return;
     setBusy(true);
     try {
-      const saved = await replaceObject(kind, obj, options);
+      const saved = await applyObject(kind, obj, { dryRun: options.dryRun, force: options.force });
       if (options.dryRun) {
         setNotice("Dry run passed: the server would accept this change. Nothing was saved.");
       } else {
@@ -89,11 +112,13 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
         setMode("edit");
         setStored(undefined);
         setConflicts([]);
-        setNotice(`Saved. resourceVersion ${saved.metadata.resourceVersion}.`);
+        setNotice(`Saved as field manager ${CONSOLE_FIELD_MANAGER}. resourceVersion ${saved.metadata.resourceVersion}.`);
       }
     } catch (e) {
-      if (e instanceof ApiError && e.isConflict && !options.dryRun) {
-        await openConflict(obj).catch((err) => setProblem({ message: (err as Error).message, causes: [] }));
+      const managerConflicts = e instanceof ApiError && e.code === 409 ? applyConflicts(e.causes) : [];
+      if (e instanceof ApiError && managerConflicts.length > 0) {
+        setRefusal({ conflicts: managerConflicts, message: e.message, applied: obj, dryRun: !!options.dryRun });
+        if (mode === "review") setMode("edit");
       } else if (e instanceof ApiError) {
         setProblem({ message: e.message, causes: e.causes, code: e.code });
         if (mode === "review") setMode("edit");
@@ -105,7 +130,18 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
     }
   }
 
+  /** "Leave these fields": the same configuration without the conflicting fields, applied again. */
+  function leaveFields(r: Refusal) {
+    const { config, missing } = withoutFields(applyConfiguration(r.applied), r.conflicts.map((c) => c.field));
+    if (missing.length) {
+      setProblem({ message: `Could not find ${missing.join(", ")} in the YAML to leave out; edit them by hand.`, causes: [] });
+      return;
+    }
+    void save({ applied: config, dryRun: r.dryRun });
+  }
+
   function discard() {
+    setRefusal(undefined);
     setBase(live);
     setText(toYaml(live));
     setMode("edit");
@@ -119,6 +155,10 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
     const mine = parse();
     if (mine) await openConflict(mine);
   }
+
+  const markers = refusal
+    ? refusal.conflicts.map((c) => ({ field: markerPath(refusal.applied, c.field), message: `managed by ${c.manager}` }))
+    : problem?.causes.map((c) => ({ field: c.field ?? "", message: c.message ?? c.reason ?? "" }));
 
   return (
     <div className="flex min-h-0 flex-1 flex-col" data-testid="object-yaml-editor" data-mode={mode}>
@@ -167,7 +207,9 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
             </Button>
           </>
         )}
-        <span className="ml-auto text-xs text-slate-600 dark:text-slate-400">{dirty ? "Unsaved edits" : "No edits"}</span>
+        <span className="ml-auto text-xs text-slate-600 dark:text-slate-400" data-testid="field-manager-note">
+          Saves apply as field manager <code className="font-mono">{CONSOLE_FIELD_MANAGER}</code> · {dirty ? "Unsaved edits" : "No edits"}
+        </span>
       </div>
       {readOnlyReason && (
         <p role="status" className="border-b border-slate-200 bg-slate-50 px-4 py-2 text-sm text-slate-700 dark:border-slate-800 dark:bg-slate-900 dark:text-slate-300" data-testid="read-only-notice">
@@ -182,7 +224,7 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
       )}
       {mode === "conflict" && stored && (
         <div role="alert" className="border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-100" data-testid="conflict-view">
-          <p className="font-medium">Someone else changed this {kind.kind} while you were editing (409 Conflict).</p>
+          <p className="font-medium">Someone else changed this {kind.kind} while you were editing.</p>
           <p>
             Left: the version stored now (resourceVersion {stored.metadata.resourceVersion}). Right: your edits merged onto it — edit it if needed, then re-apply.
             {conflicts.length === 0 ? " No field was changed on both sides." : ` ${conflicts.length} field${conflicts.length === 1 ? " was" : "s were"} changed on both sides; your value is kept:`}
@@ -198,6 +240,16 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
           )}
         </div>
       )}
+      {refusal && (
+        <ApplyConflictPanel
+          conflicts={refusal.conflicts}
+          message={refusal.message}
+          dryRun={refusal.dryRun}
+          busy={busy}
+          onForce={() => void save({ applied: refusal.applied, force: true, dryRun: refusal.dryRun })}
+          onLeave={() => leaveFields(refusal)}
+        />
+      )}
       {problem && <CauseList message={problem.message} causes={problem.causes} code={problem.code} />}
       {notice && (
         <p role="status" className="border-b border-green-200 bg-green-50 px-4 py-2 text-sm text-green-900 dark:border-green-900 dark:bg-green-950 dark:text-green-100" data-testid="save-notice">
@@ -206,7 +258,7 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
       )}
       <div className="min-h-[24rem] flex-1">
         {mode === "edit" && (
-          <LazyYamlEditor path={modelPath} value={text} onChange={setText} schema={schema} markers={problem?.causes.map((c) => ({ field: c.field ?? "", message: c.message ?? c.reason ?? "" }))} label={`YAML of ${kind.kind} ${live.metadata.name}`} />
+          <LazyYamlEditor path={modelPath} value={text} onChange={setText} schema={schema} markers={markers} label={`YAML of ${kind.kind} ${live.metadata.name}`} />
         )}
         {mode === "review" && <LazyYamlDiff original={baseText} modified={text} label="Your edits compared with the loaded version" />}
         {mode === "conflict" && stored && <LazyYamlDiff original={toYaml(stored)} modified={text} editable onModifiedChange={setText} label="Stored version compared with your merged edits" />}

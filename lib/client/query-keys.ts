@@ -10,6 +10,9 @@ export const queryKeys = {
   namespaces: (candidates: readonly string[] = []) => ["cluster-core", "namespaces", candidates.join(",")] as const,
   /** One object read directly (when the user may get but not list/watch it). */
   object: (plural: string, namespace: string, name: string) => ["cluster-core", "object", plural, namespace, name] as const,
+  /** One object's managedFields (read by GET: list and watch caches drop them), per resourceVersion. */
+  managedFields: (plural: string, namespace: string, name: string, resourceVersion: string) =>
+    ["cluster-core", "managed-fields", plural, namespace, name, resourceVersion] as const,
   openapi: (groupVersion = "api/v1") => ["cluster-core", "openapi", "v3", groupVersion] as const,
   whoAmI: () => ["cluster-core", "whoami"] as const,
   /** The signed-in user's SelfSubjectRulesReview in one namespace. */

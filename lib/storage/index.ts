@@ -39,6 +39,8 @@ export interface StoreStats {
   /** The latest revision this process has applied. */
   revision: number;
   commits: CommitStats;
+  /** PostgreSQL write batches: committed as planned against the cache, after catching up, or under the counter lock. */
+  postgresBatches: { optimistic: number; retried: number; locked: number };
   /** Other processes' writes read from the log, and how long after their commit they were applied here. */
   tail: { events: number; lagSecondsSum: number; lastLagSeconds: number };
   /** PostgreSQL: whether the notification connection is up (false on SQLite, which polls). */
@@ -66,8 +68,10 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
   });
   await cache.start();
   await notifier?.start();
-  const c = cache;
-  log.view = { rev: () => c.rev, revOf: (key) => c.get(key)?.rev, catchUp: () => c.poll() };
+  if (dialect === "postgresql") {
+    const c = cache;
+    log.view = { rev: () => c.rev, revOf: (key) => c.get(key)?.rev, catchUp: () => c.poll() };
+  }
   const compactor = setInterval(() => {
     log.compact(Date.now() - windowMs).catch(() => { /* retried on the next tick */ });
   }, Math.max(1000, Math.min(windowMs / 2, 60_000)));
@@ -77,7 +81,7 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     stats() {
       const c = cache!.stats();
       return {
-        revision: c.rev, commits: { ...log.commitStats }, tail: { ...cache!.tailStats },
+        revision: c.rev, commits: { ...log.commitStats }, postgresBatches: { ...log.batchPaths }, tail: { ...cache!.tailStats },
         notificationsConnected: notifier?.connected ?? false, watchers: c.watchers, objects: c.objects,
       };
     },

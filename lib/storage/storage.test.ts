@@ -283,6 +283,35 @@ describe.runIf(testBackends.includes("postgresql"))("PostgreSQL replicas", () =>
     }
   });
 
+  it("a batch planned against a stale cache never commits: it is planned again, or committed under the lock", async () => {
+    const { store: one, file } = await fresh();
+    const { store: two } = await fresh(file);
+    const a = await one.log.commit({ type: "create", key: key("k"), object: cm("k") });
+    const aRev = a.ok ? a.event.rev : 0;
+    expect(await two.cache.waitFor(aRev, 5000)).toBe(true);
+    const real = two.log.view!;
+    // `two` plans as if it were still at aRev, where k is at aRev, while `one` has moved k on.
+    let staleFor = 1;
+    two.log.view = {
+      rev: () => (staleFor > 0 ? aRev : real.rev()),
+      revOf: (k) => (staleFor > 0 ? (k.name === "k" ? aRev : undefined) : real.revOf(k)),
+      catchUp: async () => { staleFor--; await real.catchUp(); },
+    };
+    const b = await one.log.commit({ type: "update", key: key("k"), object: cm("k", { by: "one" }), expectRev: aRev });
+    expect(b.ok).toBe(true);
+    const before = { ...two.log.batchPaths };
+    expect(await two.log.commit({ type: "update", key: key("k"), object: cm("k", { by: "two" }), expectRev: aRev })).toEqual({ ok: false, reason: "conflict" });
+    expect(two.log.batchPaths.retried).toBe(before.retried + 1);
+    // A cache that never catches up: after three misses the batch takes the counter lock and reads the rows.
+    staleFor = Infinity;
+    const c = await two.log.commit({ type: "update", key: key("k"), object: cm("k", { by: "two" }), expectRev: b.ok ? b.event.rev : 0 });
+    expect(c.ok).toBe(true);
+    expect(two.log.batchPaths.locked).toBe(before.locked + 1);
+    two.log.view = real;
+    await one.cache.catchUp();
+    expect(one.cache.get(key("k"))?.object.data).toEqual({ by: "two" });
+  });
+
   it("notifications wake another store's tailer at once, without waiting for a poll", async () => {
     const { store: one, file } = await fresh();
     // Polling every minute: within this test only a notification can bring the write over.
