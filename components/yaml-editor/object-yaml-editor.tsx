@@ -130,6 +130,12 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
     }
   }
 
+  /** A conflict explained is about the text that was applied: editing it again starts over. */
+  function edit(next: string) {
+    setText(next);
+    if (next !== text) setRefusal(undefined);
+  }
+
   /** "Leave these fields": the same configuration without the conflicting fields, applied again. */
   function leaveFields(r: Refusal) {
     const { config, missing } = withoutFields(applyConfiguration(r.applied), r.conflicts.map((c) => c.field));
@@ -256,9 +262,10 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
           {notice}
         </p>
       )}
+      <ManagedFieldsPanel kind={kind} live={live} />
       <div className="min-h-[24rem] flex-1">
         {mode === "edit" && (
-          <LazyYamlEditor path={modelPath} value={text} onChange={setText} schema={schema} markers={markers} label={`YAML of ${kind.kind} ${live.metadata.name}`} />
+          <LazyYamlEditor path={modelPath} value={text} onChange={edit} schema={schema} markers={markers} label={`YAML of ${kind.kind} ${live.metadata.name}`} />
         )}
         {mode === "review" && <LazyYamlDiff original={baseText} modified={text} label="Your edits compared with the loaded version" />}
         {mode === "conflict" && stored && <LazyYamlDiff original={toYaml(stored)} modified={text} editable onModifiedChange={setText} label="Stored version compared with your merged edits" />}

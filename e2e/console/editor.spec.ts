@@ -1,5 +1,7 @@
-// The YAML editor's safety net: a conflicting edit (changed by kubectl while open) shows the conflict view
-// and re-applies the user's edits; a 422 shows each cause; a dry run validates without saving.
+// The YAML editor's safety net: an object changed by kubectl while open can be merged into the user's edits
+// (the merge view) and the edits re-applied; a 422 shows each cause; a dry run validates without saving.
+// Saves are server-side applies (apply.spec.ts covers field-manager conflicts), so the edits here add keys
+// rather than change the one `kubectl create` owns.
 import { expect, test } from "@playwright/test";
 import { parse, stringify } from "yaml";
 import { ensureNamespaces, editorText, kubectl, setEditorText, shot, signIn, uniqueName } from "./support";
@@ -15,19 +17,18 @@ async function createConfigMap(name: string) {
   );
 }
 
-test("a conflicting edit shows the conflict view and re-applies the user's edits", async ({ page }) => {
+test("an object changed while being edited merges into the edits, which are then re-applied", async ({ page }) => {
   const name = uniqueName("conflict");
   await createConfigMap(name);
   await signIn(page, `/namespaces/${NAMESPACE}/configmaps/${name}?tab=yaml`);
   const loaded = parse(await editorText(page));
-  loaded.data.greeting = "edited in the console";
+  loaded.data.note = "edited in the console";
   await setEditorText(page, stringify(loaded));
 
   await kubectl(["label", "-n", NAMESPACE, "configmap", name, "changed-by=kubectl"]);
   await expect(page.getByTestId("changed-on-server")).toBeVisible();
 
-  await page.getByTestId("review-save").click();
-  await page.getByTestId("confirm-save").click();
+  await page.getByRole("button", { name: "Merge the new version" }).click();
   await expect(page.getByTestId("conflict-view")).toBeVisible();
   await expect(page.getByTestId("yaml-diff")).toBeVisible();
   await shot(page, "yaml-conflict");
@@ -35,7 +36,7 @@ test("a conflicting edit shows the conflict view and re-applies the user's edits
   await page.getByTestId("reapply-edits").click();
   await expect(page.getByTestId("save-notice")).toContainText("Saved");
   const stored = JSON.parse(await kubectl(["get", "-n", NAMESPACE, "configmap", name, "-o", "json"]));
-  expect(stored.data.greeting).toBe("edited in the console");
+  expect(stored.data).toEqual({ greeting: "hello", note: "edited in the console" });
   expect(stored.metadata.labels["changed-by"]).toBe("kubectl");
 });
 
@@ -45,12 +46,12 @@ test("dry run validates on the server and a 422 shows each cause at its field", 
   await signIn(page, `/namespaces/${NAMESPACE}/configmaps/${name}?tab=yaml`);
   const obj = parse(await editorText(page));
 
-  obj.data.greeting = "dry";
+  obj.data.extra = "dry";
   await setEditorText(page, stringify(obj));
   await page.getByTestId("dry-run").click();
   await expect(page.getByTestId("save-notice")).toContainText("Dry run passed");
   const unchanged = JSON.parse(await kubectl(["get", "-n", NAMESPACE, "configmap", name, "-o", "json"]));
-  expect(unchanged.data.greeting).toBe("hello");
+  expect(unchanged.data).toEqual({ greeting: "hello" });
 
   obj.metadata.labels = { "bad label!": "x" };
   await setEditorText(page, stringify(obj));

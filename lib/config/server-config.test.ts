@@ -24,13 +24,22 @@ describe("loadServerConfig", () => {
       CLUSTER_ADMIN_TOKEN: "s3cr3t-token", TLS_CERT_FILE: "/etc/cc/tls.crt", TLS_KEY_FILE: "/etc/cc/tls.key",
       INSECURE_HTTP: "1", COMPACTION_WINDOW_SECONDS: "60", TOKEN_AUTH_FILE: "/etc/cc/tokens.csv",
       SERVICE_CLUSTER_IP_RANGE: "10.0.0.0/24", SERVICE_NODE_PORT_RANGE: "31000-31009", EVENT_TTL_SECONDS: "600",
+      MAX_REQUESTS_INFLIGHT: "800", MAX_MUTATING_REQUESTS_INFLIGHT: "0", REQUEST_TIMEOUT_SECONDS: "30",
     });
     expect(c).toEqual({
       port: 8443, host: "127.0.0.1", dataDir: "/srv/cc", databaseUrl: "postgresql://u@localhost/cc",
       adminToken: "s3cr3t-token", tlsCertFile: "/etc/cc/tls.crt", tlsKeyFile: "/etc/cc/tls.key",
       insecureHttp: true, compactionWindowSeconds: 60, tokenAuthFile: "/etc/cc/tokens.csv",
       serviceClusterIPRange: "10.0.0.0/24", serviceNodePortRange: { base: 31000, size: 10 }, eventTTLSeconds: 600,
+      maxRequestsInflight: 800, maxMutatingRequestsInflight: 0, requestTimeoutSeconds: 30,
     });
+  });
+
+  it("defaults the flow-control settings as kube-apiserver does and names a bad one", () => {
+    const c = loadServerConfig({});
+    expect([c.maxRequestsInflight, c.maxMutatingRequestsInflight, c.requestTimeoutSeconds]).toEqual([400, 200, 60]);
+    expect(() => loadServerConfig({ MAX_REQUESTS_INFLIGHT: "-1" })).toThrow(/MAX_REQUESTS_INFLIGHT/);
+    expect(() => loadServerConfig({ REQUEST_TIMEOUT_SECONDS: "0" })).toThrow(/REQUEST_TIMEOUT_SECONDS/);
   });
 
   it("defaults the service ranges and event TTL as kubeadm does, and names a bad one", () => {
