@@ -1,6 +1,7 @@
 // The front door's check of the request target, before any routing (what Go's net/http does for
-// kube-apiserver): `*` is only for `OPTIONS *` (200) and otherwise 400; a path with `.`/`..` segments or
-// doubled slashes is answered 301 to its cleaned form, so no router ever sees a path that climbs.
+// kube-apiserver): `*` is only for `OPTIONS *` (200) and otherwise 400; a malformed %-escape is 400 (plain
+// text, as Go's server answers); a path with `.`/`..` segments or doubled slashes is answered 301 to its
+// cleaned form, so no router ever sees a path that climbs.
 import type http from "node:http";
 import { posix } from "node:path";
 
@@ -14,11 +15,25 @@ export function answerUncleanTarget(req: http.IncomingMessage, res: http.ServerR
   }
   const q = target.indexOf("?");
   const path = q < 0 ? target : target.slice(0, q);
+  if (!validEscapes(path)) {
+    // Go's url.Parse refuses a malformed %-escape (`invalid URL escape "%zz"`): 400 before any routing.
+    res.writeHead(400, { "content-type": "text/plain; charset=utf-8", connection: "close" }).end("400 Bad Request");
+    return true;
+  }
   const cleaned = cleanPath(path);
   if (cleaned === path) return false;
   res.writeHead(301, { location: cleaned + (q < 0 ? "" : target.slice(q)), "content-type": "text/html; charset=utf-8" })
     .end(`<a href="${escapeHtml(cleaned)}">Moved Permanently</a>.\n`);
   return true;
+}
+
+function validEscapes(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Go's path.Clean for a URL path, keeping a trailing slash (as net/http's cleanPath does). */
