@@ -12,6 +12,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { freshPostgresDatabase, openWatch, sleep, startSharedServers, type WatchEvent, type WatchStream } from "./cluster";
 import { createNamespaces, startServer, stopAll, type Server } from "./harness";
 import { skipPostgres } from "../../lib/storage/test-databases";
+import { prng } from "./seeded-random";
 
 afterAll(async () => {
   await stopAll();
@@ -19,16 +20,6 @@ afterAll(async () => {
 
 const SEED = Number(process.env.E2E_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Ack {
   op: string;

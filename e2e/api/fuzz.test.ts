@@ -4,23 +4,13 @@
 // failure prints the seed and the request that broke it, so it can be replayed.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createNamespaces, startServer, stopAll, type ApiResponse, type Server } from "./harness";
+import { prng } from "./seeded-random";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const COUNT = Number(process.env.FUZZ_COUNT ?? 3000);
 const TIME_LIMIT_MS = 90_000;
 const CONCURRENCY = 6;
 
-/** mulberry32: small, fast, good enough to pick among cases reproducibly. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const rand = prng(SEED);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];

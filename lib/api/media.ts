@@ -175,7 +175,8 @@ export function bodyType(contentType: string | undefined): BodyType | undefined 
 /** Deepest nesting a request body may have (recursive code downstream must not run out of stack). */
 export const MAX_DEPTH = 200;
 
-function depthOf(value: unknown): number {
+/** How deep objects and arrays nest in `value` (stops counting past MAX_DEPTH). */
+export function depthOf(value: unknown): number {
   let max = 0;
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length) {

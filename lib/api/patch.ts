@@ -11,7 +11,7 @@ import { goValue } from "../patch/go-format";
 import { strategicMergePatch } from "../patch/strategic-merge";
 import { errors } from "./errors";
 import { checkFields } from "./field-validation";
-import { bodyType, decodeBody, MAX_DEPTH } from "./media";
+import { bodyType, decodeBody, depthOf, MAX_DEPTH } from "./media";
 
 export type PatchType = "json-patch" | "merge-patch" | "strategic-merge-patch" | "apply-patch";
 
@@ -97,18 +97,6 @@ function decodeApplyConfiguration(raw: Buffer): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-function depthOf(value: unknown): number {
-  let max = 0;
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length) {
-    const [v, d] = stack.pop()!;
-    if (typeof v !== "object" || v === null) continue;
-    if (d > max) max = d;
-    if (max > MAX_DEPTH) return max;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
-  }
-  return max;
-}
 
 /** Repeated keys in an apply body, worded as sigs.k8s.io/yaml's strict decoding reports them; undefined if none. */
 function duplicateKeyError(raw: Buffer): string | undefined {

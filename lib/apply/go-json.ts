@@ -1,6 +1,7 @@
 // JSON as Go's encoding/json (and json-iterator's standard-library mode) writes it: object keys sorted, the
 // HTML characters `<`, `>`, `&` and U+2028/U+2029 escaped, no spaces. Manager identifiers, `k:`/`v:` keys of
 // FieldsV1 and the last-applied annotation the server writes all come out byte for byte as kube's.
+import { compareGo } from "../selectors/go-format";
 
 const ESCAPES: Record<string, string> = {
   "<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029",
@@ -23,21 +24,7 @@ export function goJson(v: unknown): string {
 }
 
 /** Byte order of the UTF-8 encodings (Go's string comparison), which is code point order. */
-export function compareUtf8(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    // Surrogates (U+D800..U+DFFF) stand for code points above U+FFFF: they sort after every BMP character.
-    const xs = x >= 0xd800 && x <= 0xdfff;
-    const ys = y >= 0xd800 && y <= 0xdfff;
-    if (xs !== ys) return xs ? 1 : -1;
-    return x < y ? -1 : 1;
-  }
-  return a.length - b.length;
-}
+export const compareUtf8 = compareGo;
 
 /** Go's `%q` of a string (strconv.Quote): printable characters kept, others escaped. */
 export function goQuote(s: string): string {
