@@ -238,11 +238,20 @@ describe("delete collection", () => {
   test("pods: scheduled ones get their grace, others go; Foreground puts its finalizer on each", async () => {
     await createPod(server, "c-run", { nodeName: "node-1", grace: 120 });
     await createPod(server, "c-wait");
-    const res = await server.request("DELETE", `${podPath()}?fieldSelector=metadata.name%3Dc-run`, { body: { propagationPolicy: "Foreground" } });
-    expect(res.status).toBe(200);
+    // The collector may release foregroundDeletion at once (the pod has no dependents): watch for it.
+    const w = await openWatch(server, `${podPath()}?watch=true&fieldSelector=metadata.name%3Dc-run`);
+    let marked: any;
+    try {
+      const res = await server.request("DELETE", `${podPath()}?fieldSelector=metadata.name%3Dc-run`, { body: { propagationPolicy: "Foreground" } });
+      expect(res.status).toBe(200);
+      marked = (await w.waitForEvent((e) => e.type === "MODIFIED" && !!e.object.metadata.deletionTimestamp, 10_000)).object;
+    } finally {
+      w.close();
+    }
+    expect(marked.metadata.deletionGracePeriodSeconds).toBe(120);
+    expect(marked.metadata.finalizers).toEqual(["foregroundDeletion"]);
     const running = (await server.request("GET", podPath("c-run"))).body;
     expect(running.metadata.deletionGracePeriodSeconds).toBe(120);
-    expect(running.metadata.finalizers).toEqual(["foregroundDeletion"]);
     await server.request("DELETE", `${podPath()}?fieldSelector=metadata.name%3Dc-wait`);
     expect(await exists(server, podPath("c-wait"))).toBe(false);
     // A body wins over the query, as in kube-apiserver: the grace goes in it too.
