@@ -1284,7 +1284,7 @@ async function main(): Promise<void> {
     }
   };
   if (SCENARIOS.includes("create")) await guard("create", scenarioCreate);
-  const reads = ["get", "get-rbac", "get-audit", "get-metrics", "get-protobuf", "list", "list-pages", "list-protobuf"].filter((s) => SCENARIOS.includes(s));
+  const reads = ["get", "get-rbac", "get-audit", "get-metrics", "get-flowcontrol", "get-protobuf", "list", "list-pages", "list-protobuf"].filter((s) => SCENARIOS.includes(s));
   if (reads.length) await guard(reads.join("+"), () => scenariosRead(reads));
   const watchList = new Set<number>();
   if (SCENARIOS.includes("watch")) WATCHERS.forEach((w) => watchList.add(w));
