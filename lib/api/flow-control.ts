@@ -21,16 +21,19 @@ export async function admitted(
     }
   }
   const deadline = requestDeadlineMs(query, flow.limits.requestTimeoutSeconds);
-  const work = (async () => {
-    const release = await flow.admit(user, READ_ONLY_VERBS.has(verb) ? "readOnly" : "mutating");
-    try {
-      return await serve();
-    } finally {
-      release();
-    }
-  })();
+  const seat = flow.admit(user, READ_ONLY_VERBS.has(verb) ? "readOnly" : "mutating");
+  // A free seat is taken synchronously; only a queued request waits for one.
+  const work = typeof seat === "function" ? servedThenReleased(serve, seat) : seat.then((release) => servedThenReleased(serve, release));
   work.catch(() => { /* answered by withDeadline, or too late to matter */ });
   return withDeadline(work, deadline);
+}
+
+async function servedThenReleased(serve: () => Promise<ApiResponse>, release: () => void): Promise<ApiResponse> {
+  try {
+    return await serve();
+  } finally {
+    release();
+  }
 }
 
 /** A watch answer keeps its slot until the stream stops; any other answer frees it at once. */

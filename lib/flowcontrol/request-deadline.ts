@@ -28,12 +28,33 @@ export function requestDeadlineMs(query: URLSearchParams, serverSeconds: number)
 export const deadlineExceeded = (): StatusError =>
   errors.timeout("Timeout: request did not complete within requested timeout - context deadline exceeded");
 
-/** `work`'s result, or kube's 504 once `ms` have passed (whichever comes first). */
+/** Pending deadlines, checked by one shared timer (a timer per request costs the hot path too much). */
+const pending = new Set<{ at: number; expire: () => void }>();
+const SWEEP_MS = 100;
+let sweeper: NodeJS.Timeout | undefined;
+
+function sweep(): void {
+  const now = Date.now();
+  for (const entry of pending) {
+    if (entry.at > now) continue;
+    pending.delete(entry);
+    entry.expire();
+  }
+  if (!pending.size && sweeper) { clearInterval(sweeper); sweeper = undefined; }
+}
+
+/** `work`'s result, or kube's 504 once `ms` have passed (whichever comes first; checked every 100 ms). */
 export function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(deadlineExceeded()), ms);
-    timer.unref();
+  return new Promise<T>((resolve, reject) => {
+    const entry = { at: Date.now() + ms, expire: () => reject(deadlineExceeded()) };
+    pending.add(entry);
+    if (!sweeper) {
+      sweeper = setInterval(sweep, SWEEP_MS);
+      sweeper.unref();
+    }
+    work.then(
+      (value) => { pending.delete(entry); resolve(value); },
+      (err) => { pending.delete(entry); reject(err); },
+    );
   });
-  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }
