@@ -6,6 +6,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { freshPostgresDatabase } from "../lib/storage/test-databases";
 import { freePort } from "./common";
 
 export interface BenchPostgres {
@@ -28,7 +29,7 @@ function postgresBin(): string | undefined {
 
 export async function benchPostgres(): Promise<BenchPostgres> {
   const given = process.env.BENCH_PG_URL;
-  if (given) return { url: given, origin: "BENCH_PG_URL", database: (p) => createDatabase(given, p), stop: () => {} };
+  if (given) return { url: given, origin: "BENCH_PG_URL", database: (p) => freshPostgresDatabase(given, p), stop: () => {} };
   const bin = postgresBin();
   if (!bin) throw new Error("the replicas scenario needs PostgreSQL: install Debian's postgresql or set BENCH_PG_URL");
   // Its own folder (the postgres user cannot enter the bench's private scratch folder).
@@ -50,25 +51,10 @@ export async function benchPostgres(): Promise<BenchPostgres> {
   const url = `postgresql://postgres@127.0.0.1:${port}/postgres`;
   return {
     url, origin: `throw-away cluster from ${bin} (default durability: fsync and synchronous_commit on)`,
-    database: (p) => createDatabase(url, p),
+    database: (p) => freshPostgresDatabase(url, p),
     stop: () => {
       try { asPg(path.join(bin, "pg_ctl"), ["-D", path.join(dir, "data"), "-m", "fast", "stop"]); } catch { /* already gone */ }
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-async function createDatabase(serverUrl: string, prefix: string): Promise<string> {
-  const { default: pg } = await import("pg");
-  const name = `${prefix}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await client.end();
-  }
-  const u = new URL(serverUrl);
-  u.pathname = `/${name}`;
-  return u.toString();
 }

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { decodeMessage } from "../../lib/codec/protobuf/decode";
 import { encodeProtobufBody } from "../../lib/codec/protobuf/encode";
 import { MESSAGES } from "../../lib/codec/protobuf/schema";
-import { Reader } from "../../lib/codec/protobuf/wire";
+import { openEnvelope } from "../../lib/codec/protobuf/fixtures/envelope";
 import YAML from "yaml";
 import { openWatch, sleep } from "./cluster";
 import { createNamespaces, startServer, stopAll, type Server } from "./harness";
@@ -56,19 +56,10 @@ function raw(s: Server, method: string, urlPath: string, opts: { accept?: string
 
 /** `k8s\0` + runtime.Unknown{typeMeta{apiVersion=1, kind=2}, raw=2} -> the object as JSON, through the declarations. */
 function decode(body: Uint8Array): any {
-  expect([...body.subarray(0, 4)], "the k8s\\0 magic").toEqual([0x6b, 0x38, 0x73, 0x00]);
-  const r = new Reader(body, 4);
-  let apiVersion = "", kind = "", rawBytes: Uint8Array = new Uint8Array();
-  while (!r.done) {
-    const { no } = r.key("Unknown");
-    if (no === 1) {
-      const [s, e] = r.delimited();
-      const tm = new Reader(body, s, e);
-      while (!tm.done) if (tm.key("TypeMeta").no === 1) apiVersion = tm.string(); else kind = tm.string();
-    } else if (no === 2) rawBytes = r.bytes();
-    else expect(r.string(), "contentEncoding/contentType").toBe("");
-  }
-  return { kind, apiVersion, ...decodeMessage(kind, rawBytes) };
+  const env = openEnvelope(body);
+  expect(env.magic, "the k8s\\0 magic").toEqual([0x6b, 0x38, 0x73, 0x00]);
+  expect(env.rest.every((s) => s === ""), "contentEncoding/contentType empty").toBe(true);
+  return { kind: env.kind, apiVersion: env.apiVersion, ...decodeMessage(env.kind, env.raw) };
 }
 
 async function pb(s: Server, method: string, urlPath: string, opts: Parameters<typeof raw>[3] = {}): Promise<{ status: number; object: any }> {

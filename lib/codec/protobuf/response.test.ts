@@ -14,6 +14,7 @@ import {
 } from "./response";
 import { LISTED_KINDS, RESPONSE_KINDS } from "./schema";
 import { Reader } from "./wire";
+import { openEnvelope } from "./fixtures/envelope";
 
 // ---- an independent wire writer ------------------------------------------------------------------------
 
@@ -327,19 +328,9 @@ describe("lists, Status, metadata views, watch frames", () => {
 
 /** Split a body into its type meta and the object's message bytes (the way back through the decoder). */
 function openBody(body: Buffer): { apiVersion: string; kind: string; raw: Uint8Array } {
-  expect([...body.subarray(0, 4)]).toEqual([0x6b, 0x38, 0x73, 0x00]);
-  const r = new Reader(body, 4);
-  let apiVersion = "", kind = "", raw: Uint8Array = new Uint8Array();
-  while (!r.done) {
-    const { no } = r.key("Unknown");
-    if (no === 1) {
-      const [s, e] = r.delimited();
-      const tm = new Reader(body, s, e);
-      while (!tm.done) if (tm.key("TypeMeta").no === 1) apiVersion = tm.string(); else kind = tm.string();
-    } else if (no === 2) raw = r.bytes();
-    else r.string();
-  }
-  return { apiVersion, kind, raw };
+  const env = openEnvelope(body);
+  expect(env.magic).toEqual([0x6b, 0x38, 0x73, 0x00]);
+  return env;
 }
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures");
