@@ -4,6 +4,7 @@
 // (`--force-conflicts`, or dropping the fields from the configuration).
 import { conflictsByManager, type ApplyConflict } from "@/lib/client/server-side-apply";
 import { Button } from "../ui/button";
+import { FieldPathList } from "./field-path-list";
 
 export function ApplyConflictPanel({
   conflicts,
@@ -37,13 +38,7 @@ export function ApplyConflictPanel({
               ({g.operation === "Update" ? `updated it${g.apiVersion ? ` using ${g.apiVersion}` : ""}` : "applied it"}
               {g.subresource ? `, subresource ${g.subresource}` : ""}) owns:
             </span>
-            <ul className="ml-5 list-disc font-mono text-xs" data-testid="apply-conflict-fields">
-              {g.fields.map((f) => (
-                <li key={f} className="break-all">
-                  {f}
-                </li>
-              ))}
-            </ul>
+            <FieldPathList paths={g.fields} className="ml-5 list-disc" testId="apply-conflict-fields" />
           </li>
         ))}
       </ul>

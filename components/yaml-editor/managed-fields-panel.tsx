@@ -9,6 +9,7 @@ import { getObject } from "@/lib/client/object-writes";
 import { queryKeys } from "@/lib/client/query-keys";
 import { CONSOLE_FIELD_MANAGER } from "@/lib/client/server-side-apply";
 import type { AnyKind, KubeObject } from "@/lib/kinds";
+import { FieldPathList } from "./field-path-list";
 
 export function ManagedFieldsPanel({ kind, live }: { kind: AnyKind; live: KubeObject }) {
   const [open, setOpen] = useState(false);
@@ -57,13 +58,7 @@ export function ManagedFieldsPanel({ kind, live }: { kind: AnyKind; live: KubeOb
                 </span>
               </p>
               {row.error && <p className="text-xs text-red-800 dark:text-red-300">{row.error}</p>}
-              <ul className="ml-4 font-mono text-xs" data-testid="managed-fields-paths">
-                {row.fields.map((f) => (
-                  <li key={f} className="break-all">
-                    {f}
-                  </li>
-                ))}
-              </ul>
+              <FieldPathList paths={row.fields} className="ml-4" testId="managed-fields-paths" />
             </li>
           ))}
         </ul>

@@ -75,28 +75,25 @@ export function encodeListBody(typeMeta: TypeMeta, listMeta: JsonRecord, items: 
   let p = PROTOBUF_MAGIC.copy(out, 0);
   out[p++] = 0x0a; // Unknown.typeMeta
   p = putVarint(out, p, tmLen);
-  out[p++] = 0x0a; // TypeMeta.apiVersion
-  p = putVarint(out, p, apiVersion.length);
-  p += apiVersion.copy(out, p);
-  out[p++] = 0x12; // TypeMeta.kind
-  p = putVarint(out, p, kind.length);
-  p += kind.copy(out, p);
+  p = putBytesField(out, p, 0x0a, apiVersion); // TypeMeta.apiVersion
+  p = putBytesField(out, p, 0x12, kind); // TypeMeta.kind
   out[p++] = 0x12; // Unknown.raw
   p = putVarint(out, p, rawLen);
-  out[p++] = 0x0a; // List.metadata
-  p = putVarint(out, p, meta.length);
-  p += meta.copy(out, p);
-  for (const item of items) {
-    out[p++] = 0x12; // List.items
-    p = putVarint(out, p, item.length);
-    out.set(item, p);
-    p += item.length;
-  }
+  p = putBytesField(out, p, 0x0a, meta); // List.metadata
+  for (const item of items) p = putBytesField(out, p, 0x12, item); // List.items
   out[p++] = 0x1a; // Unknown.contentEncoding ""
   out[p++] = 0x00;
   out[p++] = 0x22; // Unknown.contentType ""
   out[p++] = 0x00;
   return out;
+}
+
+/** A length-delimited field: its tag byte, the length, the bytes; returns the position after it. */
+function putBytesField(out: Buffer, p: number, tag: number, data: Uint8Array): number {
+  out[p++] = tag;
+  p = putVarint(out, p, data.length);
+  out.set(data, p);
+  return p + data.length;
 }
 
 /** One watch frame: 4-byte big-endian length + WatchEvent{type, object: RawExtension{raw: embedded}}. */
@@ -107,13 +104,9 @@ export function encodeWatchFrame(type: string, embedded: Uint8Array): Buffer {
   const out = Buffer.allocUnsafe(4 + msgLen);
   out.writeUInt32BE(msgLen, 0);
   let p = 4;
-  out[p++] = 0x0a; // WatchEvent.type
-  p = putVarint(out, p, t.length);
-  p += t.copy(out, p);
+  p = putBytesField(out, p, 0x0a, t); // WatchEvent.type
   out[p++] = 0x12; // WatchEvent.object
   p = putVarint(out, p, extLen);
-  out[p++] = 0x0a; // RawExtension.raw
-  p = putVarint(out, p, embedded.length);
-  out.set(embedded, p);
+  putBytesField(out, p, 0x0a, embedded); // RawExtension.raw
   return out;
 }
