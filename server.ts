@@ -1,11 +1,14 @@
-// Cluster Core's production server: one HTTPS listener (plain HTTP only with INSECURE_HTTP=1). API paths go
-// straight to the request pipeline (lib/api); every other path (the console, /api/auth) goes to Next.js.
-import http from "node:http";
-import https from "node:https";
+// Cluster Core's production server: one HTTPS listener speaking HTTP/2 and HTTP/1.1 (plain HTTP/1.1 only with
+// INSECURE_HTTP=1; lib/server/serving.ts). API paths go straight to the request pipeline (lib/api); every
+// other path (the console, /api/auth) goes to Next.js.
+import type http from "node:http";
+import type http2 from "node:http2";
 import { nodeApiHandler } from "./lib/api/node-adapter";
 import { isApiPath } from "./lib/api/request-info";
+import { http1Bridge } from "./lib/server/http1-bridge";
 import { answerUncleanTarget } from "./lib/server/request-target";
 import { getRuntime } from "./lib/server/runtime";
+import { createServing, type ServingRequest, type ServingResponse } from "./lib/server/serving";
 
 let rt: Awaited<ReturnType<typeof getRuntime>>;
 try {
@@ -29,22 +32,18 @@ if (consoleEnabled) {
 }
 
 const api = nodeApiHandler(getRuntime);
-const listener = (req: http.IncomingMessage, res: http.ServerResponse) => {
+// Next.js cannot take HTTP/2's request/response objects: console requests over h2 reach it as HTTP/1.1.
+const nextOverHttp2 = nextHandler && http1Bridge((req, res) => void nextHandler!(req, res));
+const listener = (req: ServingRequest, res: ServingResponse) => {
   if (answerUncleanTarget(req, res)) return;
   const path = (req.url ?? "/").split("?", 1)[0];
   if (!apiViaNext && isApiPath(path)) return api(req, res);
-  if (nextHandler) return void nextHandler(req, res);
+  if (req.httpVersionMajor === 2 && nextOverHttp2) return nextOverHttp2(req as http2.Http2ServerRequest, res as http2.Http2ServerResponse);
+  if (nextHandler) return void nextHandler(req as http.IncomingMessage, res as http.ServerResponse);
   res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("404 page not found\n");
 };
 
-const server = rt.tls
-  ? https.createServer({ key: rt.tls.key, cert: rt.tls.cert }, listener)
-  : http.createServer(listener);
-server.keepAliveTimeout = 65_000;
-// A slow client cannot hold a connection forever: headers within 32 s (kube's ReadHeaderTimeout), the whole
-// request within REQUEST_TIMEOUT_SECONDS. Bodies are read before a request takes its flow-control seat.
-server.headersTimeout = Math.min(32_000, config.requestTimeoutSeconds * 1000);
-server.requestTimeout = config.requestTimeoutSeconds * 1000;
+const { server, closeAll } = createServing({ tls: rt.tls, requestTimeoutSeconds: config.requestTimeoutSeconds }, listener);
 server.listen(config.port, config.host, () => {
   const scheme = rt.tls ? "https" : "http";
   console.log(`cluster-core listening on ${scheme}://${config.host}:${config.port} (console ${consoleEnabled ? "on" : "off"}); kubeconfig: ${rt.kubeconfigPath}`);
@@ -54,8 +53,7 @@ let stopping = false;
 const shutdown = () => {
   if (stopping) return;
   stopping = true;
-  server.close();
-  server.closeAllConnections();
+  closeAll();
   void rt.close().finally(() => process.exit(0));
 };
 process.on("SIGTERM", shutdown);

@@ -1,56 +1,29 @@
 // Console benchmark (issue 5): against the real production server in Debian Chromium, measures
 //   1. time to first rendered row of a pod list holding 1,000 and 10,000 pods (navigation start → first row);
 //   2. how many watch events per second an open 5,000-row list absorbs before frame time goes over 50 ms
-//      (p95 of requestAnimationFrame intervals during each step of an increasing update rate).
+//      (p95 of requestAnimationFrame intervals during each step of an increasing update rate);
+//   3. how long a pod's YAML tab takes to open (console-editor.ts).
 // Needs `npm run build` first. Run: `node --import tsx bench/console.ts` (npm run bench:console).
 // Results go to stdout and bench/results/console-<timestamp>.json.
-import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import https from "node:https";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Page } from "playwright-core";
+import { editorOpenScenario } from "./console-editor";
+import { apiRequester, BENCH_TOKEN, benchPort, signIn, startBenchServer, waitReady } from "./console-harness";
+import { measureLiveView } from "./console-live";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const PORT = Number(process.env.BENCH_CONSOLE_PORT ?? 3941);
-const TOKEN = "console-bench-admin-token";
+const PORT = benchPort();
+const TOKEN = BENCH_TOKEN;
 const BASE = `https://127.0.0.1:${PORT}`;
 const DATA_DIR_FILE = `/tmp/cc-console-bench-${PORT}.datadir`;
 const FRAME_BUDGET_MS = 50;
 const STEP_SECONDS = Number(process.env.BENCH_STEP_SECONDS ?? 4);
 const RATES = (process.env.BENCH_RATES ?? "25,50,100,200,400,800,1600").split(",").map(Number);
 
-const agent = new https.Agent({ keepAlive: true, maxSockets: 32, rejectUnauthorized: false });
-
-function request(method: string, urlPath: string, body?: unknown, contentType = "application/json"): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = https.request(
-      `${BASE}${urlPath}`,
-      { method, agent, headers: { Authorization: `Bearer ${TOKEN}`, ...(payload ? { "Content-Type": contentType, "Content-Length": Buffer.byteLength(payload) } : {}) } },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (c) => (text += c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on("error", reject);
-    req.end(payload);
-  });
-}
-
-async function waitReady(): Promise<void> {
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await request("GET", "/readyz")).status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error("server did not become ready");
-}
+const api = apiRequester(BASE, TOKEN);
+const request = api.request;
 
 const pod = (namespace: string, i: number) => ({
   apiVersion: "v1",
@@ -70,6 +43,8 @@ async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promi
 
 async function seed(namespace: string, count: number): Promise<void> {
   const started = Date.now();
+  const ns = await request("POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } });
+  if (ns.status !== 201 && ns.status !== 409) throw new Error(`creating namespace ${namespace}: ${ns.status} ${ns.text.slice(0, 200)}`);
   await pool([...Array(count).keys()], 16, async (i) => {
     const r = await request("POST", `/api/v1/namespaces/${namespace}/pods`, pod(namespace, i));
     if (r.status !== 201 && r.status !== 409) throw new Error(`seeding ${namespace}: ${r.status} ${r.text.slice(0, 200)}`);
@@ -77,12 +52,6 @@ async function seed(namespace: string, count: number): Promise<void> {
   console.log(`seeded ${count} pods in ${namespace} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }
 
-async function signIn(page: Page): Promise<void> {
-  await page.goto(`${BASE}/signin`);
-  await page.fill("#token", TOKEN);
-  await page.click("button[type=submit]");
-  await page.waitForURL((u) => !u.pathname.startsWith("/signin"));
-}
 
 /** ms from navigation start until the first table row is in the DOM (median of `runs`). */
 async function timeToFirstRow(page: Page, urlPath: string, expectedRows: number, runs = 3): Promise<{ medianMs: number; runsMs: number[] }> {
@@ -91,6 +60,8 @@ async function timeToFirstRow(page: Page, urlPath: string, expectedRows: number,
     await page.goto(`${BASE}${urlPath}`);
     await page.waitForSelector("[data-testid=resource-row]", { timeout: 120_000 });
     const ms = await page.evaluate(() => (window as unknown as { __firstRowAt?: number }).__firstRowAt ?? performance.now());
+    // The first rows may be the server's first page; the whole list follows.
+    await page.getByTestId("row-count").filter({ hasText: / total$/ }).waitFor({ timeout: 120_000 });
     const count = await page.getByTestId("row-count").textContent();
     if (!count?.includes(String(expectedRows))) throw new Error(`expected ${expectedRows} rows at ${urlPath}, page says ${count}`);
     times.push(Math.round(ms));
@@ -152,17 +123,13 @@ async function absorbStep(page: Page, namespace: string, count: number, rate: nu
 }
 
 async function main() {
-  const server = spawn("bash", ["e2e/console/start-server.sh"], {
-    cwd: root,
-    env: { ...process.env, E2E_PORT: String(PORT), E2E_ADMIN_TOKEN: TOKEN, E2E_DATA_DIR_FILE: DATA_DIR_FILE },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const server = startBenchServer(PORT);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
   try {
-    await waitReady();
+    await waitReady(request);
     console.log(`server ready; data dir ${readFileSync(DATA_DIR_FILE, "utf8").trim()}`);
     await seed("bench-1k", 1_000);
     await seed("bench-4k", 4_000);
@@ -179,7 +146,7 @@ async function main() {
       }).observe(document, { childList: true, subtree: true });
     });
     const page = await context.newPage();
-    await signIn(page);
+    await signIn(page, BASE);
 
     const firstRow1k = await timeToFirstRow(page, "/namespaces/bench-1k/pods", 1_000);
     console.log(`first row, 1,000 pods: ${firstRow1k.medianMs} ms (runs ${firstRow1k.runsMs.join(", ")})`);
@@ -206,12 +173,16 @@ async function main() {
       }
     }
     console.log(`5,000-row list absorbs ${serverBound ? "at least " : ""}${absorbed} watch events/s with p95 frame time ≤ ${FRAME_BUDGET_MS} ms${serverBound ? " (the server could not write faster)" : ""}`);
+    const lists = await (await import("./console-lists")).listsScenario({ page, base: BASE, token: TOKEN });
 
     const result = {
+      live: await measureLiveView(page, BASE, request), // bench/console-live.ts: the namespace live view (issue 14)
       at: new Date().toISOString(),
       firstRowMs: { pods1000: firstRow1k, pods10000: firstRow10k },
       watchAbsorption: { rows: 5_000, frameBudgetMs: FRAME_BUDGET_MS, stepSeconds: STEP_SECONDS, absorbedEventsPerSecond: absorbed, limitedByServerWrites: serverBound, steps },
+      lists,
     };
+    Object.assign(result, { editorOpen: await editorOpenScenario(page, BASE, (method, urlPath, body) => request(method, urlPath, body)) });
     mkdirSync(path.join(root, "bench", "results"), { recursive: true });
     const file = path.join(root, "bench", "results", `console-${result.at.replace(/[:.]/g, "-")}.json`);
     writeFileSync(file, JSON.stringify(result, null, 2) + "\n");
@@ -219,7 +190,7 @@ async function main() {
   } finally {
     await browser.close();
     server.kill("SIGTERM");
-    agent.destroy();
+    api.close();
   }
 }
 

@@ -3,7 +3,7 @@
 // run as the postgres user), with PostgreSQL's default durability (fsync, synchronous_commit on), stopped at
 // the end. Each call of `database()` creates a new empty database on it.
 import { execFileSync, spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freshPostgresDatabase } from "../lib/storage/test-databases";
@@ -16,7 +16,22 @@ export interface BenchPostgres {
   origin: string;
   /** A new empty database; its URL. */
   database(prefix: string): Promise<string>;
+  /** The server's processes (postmaster and its children; empty for BENCH_PG_URL), for CPU accounting. */
+  pids(): number[];
   stop(): void;
+}
+
+/** `parent` and its direct children (from /proc). */
+function processTree(parent: number): number[] {
+  const out = [parent];
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === parent) out.push(Number(d));
+    } catch { /* gone */ }
+  }
+  return out;
 }
 
 function postgresBin(): string | undefined {
@@ -29,7 +44,7 @@ function postgresBin(): string | undefined {
 
 export async function benchPostgres(): Promise<BenchPostgres> {
   const given = process.env.BENCH_PG_URL;
-  if (given) return { url: given, origin: "BENCH_PG_URL", database: (p) => freshPostgresDatabase(given, p), stop: () => {} };
+  if (given) return { url: given, origin: "BENCH_PG_URL", database: (p) => freshPostgresDatabase(given, p), pids: () => [], stop: () => {} };
   const bin = postgresBin();
   if (!bin) throw new Error("the replicas scenario needs PostgreSQL: install Debian's postgresql or set BENCH_PG_URL");
   // Its own folder (the postgres user cannot enter the bench's private scratch folder).
@@ -52,6 +67,13 @@ export async function benchPostgres(): Promise<BenchPostgres> {
   return {
     url, origin: `throw-away cluster from ${bin} (default durability: fsync and synchronous_commit on)`,
     database: (p) => freshPostgresDatabase(url, p),
+    pids: () => {
+      try {
+        return processTree(Number(readFileSync(path.join(dir, "data", "postmaster.pid"), "utf8").split("\n", 1)[0]));
+      } catch {
+        return [];
+      }
+    },
     stop: () => {
       try { asPg(path.join(bin, "pg_ctl"), ["-D", path.join(dir, "data"), "-m", "fast", "stop"]); } catch { /* already gone */ }
       rmSync(dir, { recursive: true, force: true });

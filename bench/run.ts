@@ -1057,9 +1057,84 @@ async function replicaWatchRun(label: ReplicaWatchRun["target"], watchOn: Target
   }
 }
 
+const CLK_TCK = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+
+/** CPU seconds (user + system) each process has used so far (by pid; a process gone counts 0). */
+function cpuSeconds(pids: number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      out.set(pid, (Number(f[11]) + Number(f[12])) / CLK_TCK);
+    } catch { /* gone */ }
+  }
+  return out;
+}
+
+/** The machine's busy and total CPU time so far (seconds over all cores, from /proc/stat). */
+function machineCpu(): { busy: number; total: number } {
+  const v = readFileSync("/proc/stat", "utf8").split("\n", 1)[0].trim().split(/\s+/).slice(1).map(Number);
+  const total = v.slice(0, 8).reduce((a, b) => a + b, 0);
+  return { busy: (total - v[3] - v[4]) / CLK_TCK, total: total / CLK_TCK };
+}
+
+/**
+ * CPU used during a run: each replica, PostgreSQL (all its processes), the load generator (this process:
+ * autocannon) in CPU seconds per wall second (1 = one core busy), and how busy the whole machine was.
+ */
+interface RunCpu { replicas: number[]; postgres: number; loadGenerator: number; machineBusy: number; cpuMsPerCreate?: number }
+
+function cpuMeter(replicaPids: number[], postgresPids: () => number[]): () => RunCpu {
+  const t0 = performance.now(), m0 = machineCpu(), self0 = process.cpuUsage();
+  const r0 = cpuSeconds(replicaPids), p0 = cpuSeconds(postgresPids());
+  return () => {
+    const wall = (performance.now() - t0) / 1000, m1 = machineCpu(), self = process.cpuUsage(self0);
+    const r1 = cpuSeconds(replicaPids), p1 = cpuSeconds(postgresPids());
+    let pgSeconds = 0;
+    for (const [pid, s] of p1) pgSeconds += s - (p0.get(pid) ?? 0);
+    return {
+      replicas: replicaPids.map((pid) => round(((r1.get(pid) ?? 0) - (r0.get(pid) ?? 0)) / wall, 2)!),
+      postgres: round(pgSeconds / wall, 2)!,
+      loadGenerator: round((self.user + self.system) / 1e6 / wall, 2)!,
+      machineBusy: round((m1.busy - m0.busy) / (m1.total - m0.total), 2)!,
+    };
+  };
+}
+
+/** A replica's store counters from its /metrics: write transactions, writes, their total commit seconds, writes tailed from the other. */
+interface StoreCounters { batches: number; writes: number; commitSeconds: number; tailed: number }
+
+async function storeCounters(t: Target): Promise<StoreCounters> {
+  const agent = new https.Agent({ keepAlive: false });
+  try {
+    const { text } = await httpsJson(t, "GET", "/metrics", undefined, agent);
+    const value = (name: string) => Number(text.match(new RegExp(`^${name}(?:\\{\\})? (\\S+)$`, "m"))?.[1] ?? NaN);
+    return {
+      batches: value("cluster_core_storage_commit_duration_seconds_count"), writes: value("cluster_core_storage_writes_total"),
+      commitSeconds: value("cluster_core_storage_commit_duration_seconds_sum"), tailed: value("cluster_core_storage_tail_lag_seconds_count"),
+    };
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** Per replica during a run: writes per transaction, mean commit ms (statement sent -> committed, lock wait included), writes tailed from the other. */
+interface ReplicaStoreRun { writesPerBatch: number | null; commitMsMean: number | null; tailed: number }
+
+const storeDelta = (a: StoreCounters, b: StoreCounters): ReplicaStoreRun => ({
+  writesPerBatch: round((b.writes - a.writes) / (b.batches - a.batches), 2) ?? null,
+  commitMsMean: round(((b.commitSeconds - a.commitSeconds) * 1000) / (b.batches - a.batches), 2) ?? null,
+  tailed: b.tailed - a.tailed,
+});
+
 interface ReplicaCreateRun {
   target: "creates-one" | "creates-two";
   round: number;
+  /** Each replica's store during the run (from /metrics). */
+  store: ReplicaStoreRun[];
+  /** CPU per process during the run, and (replicas + PostgreSQL + load generator) CPU ms per create. */
+  cpu: RunCpu;
   rps: number;
   perReplica: number[];
   p50: number;
@@ -1069,7 +1144,7 @@ interface ReplicaCreateRun {
 }
 
 /** POST ConfigMaps with C=10 on each of `targets` at once (one autocannon per replica, in this process). */
-async function replicaCreateRun(label: ReplicaCreateRun["target"], targets: Target[], roundNo: number, seconds: number): Promise<ReplicaCreateRun> {
+async function replicaCreateRun(label: ReplicaCreateRun["target"], targets: Target[], roundNo: number, seconds: number, postgresPids: () => number[] = () => []): Promise<ReplicaCreateRun> {
   const tag = `${label}-${roundNo}-${Date.now().toString(36)}`;
   let seq = 0;
   const spec: LoadSpec = {
@@ -1080,10 +1155,17 @@ async function replicaCreateRun(label: ReplicaCreateRun["target"], targets: Targ
       setupRequest: (req) => ({ ...req, body: JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: `c-${tag}-${seq++}` }, data: { v: FILLER } }) }),
     }],
   };
+  const counters0 = await Promise.all(targets.map(storeCounters));
+  const meter = cpuMeter(targets.map((t) => t.child.pid), postgresPids);
   const runs = await Promise.all(targets.map((t) => runAutocannon(t, spec, seconds)));
+  const cpu = meter();
+  const counters1 = await Promise.all(targets.map(storeCounters));
+  const store = targets.map((_, i) => storeDelta(counters0[i], counters1[i]));
   const perReplica = runs.map((r) => Object.values(r.statusCodeStats ?? {}).reduce((a, v) => a + v.count, 0) / r.duration);
+  const total = perReplica.reduce((a, b) => a + b, 0);
+  cpu.cpuMsPerCreate = round((cpu.replicas.reduce((a, b) => a + b, 0) + cpu.postgres + cpu.loadGenerator) * 1000 / total, 2)!;
   return {
-    target: label, round: roundNo, rps: round(perReplica.reduce((a, b) => a + b, 0), 1)!, perReplica: perReplica.map((x) => round(x, 1)!),
+    target: label, round: roundNo, cpu, store, rps: round(perReplica.reduce((a, b) => a + b, 0), 1)!, perReplica: perReplica.map((x) => round(x, 1)!),
     p50: median(runs.map((r) => r.latency.p50))!, p99: Math.max(...runs.map((r) => r.latency.p99)),
     non2xx: runs.reduce((a, r) => a + r.non2xx, 0), errors: runs.reduce((a, r) => a + r.errors + r.timeouts, 0),
   };
@@ -1119,8 +1201,11 @@ async function scenarioReplicas(): Promise<void> {
         watchRuns.push(run);
       }
       for (const [label, targets] of [["creates-one", [a]], ["creates-two", [a, b]]] as const) {
-        const run = await replicaCreateRun(label, [...targets], r, DURATION);
+        const run = await replicaCreateRun(label, [...targets], r, DURATION, () => pg.pids());
         log(`  round ${r} ${label.padEnd(13)} ${String(run.rps).padStart(8)} creates/s (${run.perReplica.join(" + ")})  p50 ${run.p50} p99 ${run.p99} ms  non2xx ${run.non2xx} errors ${run.errors}`);
+        const u = run.cpu;
+        log(`    cpu (cores): replicas ${u.replicas.join(" + ")}, postgres ${u.postgres}, autocannon ${u.loadGenerator}; machine ${Math.round(u.machineBusy * 100)}% busy; ${u.cpuMsPerCreate} cpu ms/create`);
+        log(`    store: writes/transaction ${run.store.map((x) => x.writesPerBatch).join(" / ")}, commit ms ${run.store.map((x) => x.commitMsMean).join(" / ")}, tailed ${run.store.map((x) => x.tailed).join(" / ")}`);
         createRuns.push(run);
       }
     }
@@ -1133,7 +1218,13 @@ async function scenarioReplicas(): Promise<void> {
         writeP99Ms: w(k, (x) => x.client.writes.p99Ms), eldP99Ms: w(k, (x) => x.eldP99Ms),
       };
     }
-    for (const k of ["creates-one", "creates-two"]) medians[k] = { rps: round(c(k, (x) => x.rps), 1), p50: c(k, (x) => x.p50), p99: c(k, (x) => x.p99) };
+    for (const k of ["creates-one", "creates-two"]) {
+      medians[k] = {
+        rps: round(c(k, (x) => x.rps), 1), p50: c(k, (x) => x.p50), p99: c(k, (x) => x.p99),
+        cpuMsPerCreate: c(k, (x) => x.cpu.cpuMsPerCreate ?? 0), machineBusy: c(k, (x) => x.cpu.machineBusy),
+        replicaCores: c(k, (x) => x.cpu.replicas.reduce((a, b) => a + b, 0)), postgresCores: c(k, (x) => x.cpu.postgres),
+      };
+    }
     const crossP99 = medians["cross-replica"].p99;
     const p99Ratio = ratio(crossP99, medians["same-replica"].p99);
     const scale = ratio(medians["creates-two"].rps, medians["creates-one"].rps);

@@ -1,22 +1,29 @@
 "use client";
 // Sections only one kind needs, keyed by kind name, so the generic object page never names a kind. A kind
 // without an entry shows its content as YAML; `keepContent` shows that YAML too, below the section, for
-// kinds whose section covers only part of the spec.
+// kinds whose section covers only part of the spec. A section without a title renders its own sections
+// (the pod page); `coversStatus` leaves out the generic Status panel, the section showing status itself.
 import type { ComponentType } from "react";
 import type { KubeObject } from "@/lib/kinds";
 import { EndpointsDetails } from "./endpoints/endpoint-addresses";
 import { LimitRangeTable } from "./limit-range/limit-range-table";
 import { VolumeBinding } from "./persistent-volume/volume-binding";
 import { ClaimBinding } from "./persistent-volume-claim/claim-binding";
-import { PodSecurity } from "./pod/pod-security";
+import { PodDetails } from "./pod/pod-details";
+import { SccDetails } from "./security-context-constraints/scc-details";
+import { ServiceAccountDetails } from "./service-account/service-account-details";
 import { QuotaBars } from "./resource-quota/quota-bars";
 import { SecretData } from "./secret/secret-data";
 import { ServiceDetails } from "./service/service-details";
+import { Section } from "../resource-details/section";
 
 export interface DetailSection {
   title: string;
-  Component: ComponentType<{ obj: KubeObject }>;
+  Component: ComponentType<{ obj: KubeObject; now?: number }>;
   keepContent?: boolean;
+  coversStatus?: boolean;
+  /** Shown before the metadata: what a person opens the page for (a pod's status and containers). */
+  first?: boolean;
 }
 
 export const detailSections: Record<string, DetailSection> = {
@@ -25,7 +32,22 @@ export const detailSections: Record<string, DetailSection> = {
   Endpoints: { title: "Addresses", Component: EndpointsDetails },
   PersistentVolumeClaim: { title: "Binding", Component: ClaimBinding, keepContent: true },
   PersistentVolume: { title: "Binding", Component: VolumeBinding, keepContent: true },
-  Pod: { title: "Security", Component: PodSecurity, keepContent: true },
+  Pod: { title: "", Component: PodDetails, keepContent: true, coversStatus: true, first: true },
+  ServiceAccount: { title: "Service account", Component: ServiceAccountDetails, keepContent: true },
+  SecurityContextConstraints: { title: "Strategies", Component: SccDetails },
   ResourceQuota: { title: "Usage", Component: ({ obj }) => <QuotaBars quota={obj} /> },
   LimitRange: { title: "Limits", Component: ({ obj }) => <LimitRangeTable limitRange={obj} /> },
 };
+
+/** The kind's own section on the object page (nothing for a kind without one). */
+export function KindSection({ kindName, obj, now }: { kindName: string; obj: KubeObject; now: number }) {
+  const section = detailSections[kindName];
+  if (!section) return null;
+  const { Component, title } = section;
+  if (!title) return <Component obj={obj} now={now} />;
+  return (
+    <Section title={title} testId="data">
+      <Component obj={obj} now={now} />
+    </Section>
+  );
+}

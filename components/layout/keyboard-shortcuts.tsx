@@ -64,6 +64,7 @@ export function KeyboardShortcuts() {
   const rows: [string, string][] = [
     ["/", "Filter the current list"],
     ["?", "Show or hide this help"],
+    ["Ctrl K", "Search names and labels, go to a kind or namespace"],
     ["Shift+T", "Switch between light and dark theme"],
     ["g h", "Overview (all namespaces)"],
     ["g n", "Live view of the current namespace"],

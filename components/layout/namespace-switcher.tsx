@@ -1,6 +1,9 @@
 "use client";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { useAccess } from "@/lib/client/use-access";
+import { kindByPlural } from "@/lib/kinds";
+import { CreateByNameDialog } from "../resource-actions/create-by-name-dialog";
 import { switchNamespaceHref } from "@/lib/client/console-routes";
 import { isNamespaceName, rememberKnownNamespace } from "@/lib/client/known-namespaces";
 import { useNamespaces } from "@/lib/client/use-namespaces";
@@ -9,17 +12,23 @@ import { rememberNamespace, useCurrentNamespace } from "./use-current-namespace"
 // Not a valid namespace name, and plain ASCII: a NUL here became U+FFFD in the server-rendered HTML, so the
 // option's value no longer matched and the switcher navigated to "/namespaces/%EF%BF%BDother".
 const OTHER = "__type-a-namespace__";
+const CREATE = "__new-namespace__";
+const DELETE = "__delete-namespace__";
+const namespaceKind = kindByPlural("namespaces")!;
 
 export function NamespaceSwitcher() {
   const { namespace, fromUrl } = useCurrentNamespace();
   const router = useRouter();
   const pathname = usePathname();
   const search = useSearchParams();
-  const [wanted, setWanted] = useState(false);
+  const [creating, setCreating] = useState(false);
   const [typing, setTyping] = useState(false);
   const [typed, setTyped] = useState("");
   const [typedError, setTypedError] = useState<string | undefined>();
-  const { namespaces, isLoading, source } = useNamespaces(wanted || namespace === "", namespace);
+  // Live: the list follows creations and deletions as they happen (a background watch).
+  const { namespaces, isLoading, source, terminating } = useNamespaces(true, namespace);
+  const createAccess = useAccess(namespaceKind, "create", {});
+  const deleteAccess = useAccess(namespaceKind, "delete", { name: namespace || undefined });
   const options = namespace && !namespaces.includes(namespace) ? [namespace, ...namespaces] : namespaces;
 
   function go(next: string) {
@@ -77,23 +86,25 @@ export function NamespaceSwitcher() {
   }
 
   return (
-    <div className="flex items-center gap-2">
-      <label htmlFor="namespace-switcher" className="text-sm text-slate-600 dark:text-slate-400">
+    <div className="flex min-w-0 items-center gap-2">
+      <label htmlFor="namespace-switcher" className="text-sm text-slate-600 max-sm:sr-only dark:text-slate-400">
         Namespace
       </label>
       <select
         id="namespace-switcher"
         data-testid="namespace-switcher"
         value={namespace}
-        onFocus={() => setWanted(true)}
-        onPointerEnter={() => setWanted(true)}
         onChange={(e) => {
-          if (e.target.value === OTHER) {
+          const value = e.target.value;
+          if (value === OTHER) {
             setTyped("");
             setTyping(true);
-          } else go(e.target.value);
+          } else if (value === CREATE) setCreating(true);
+          // Deletion lives on the namespace's page (its dialog asks for the name): the switcher leads there.
+          else if (value === DELETE) router.push(`/namespaces/${encodeURIComponent(namespace)}?tab=overview&delete=1`);
+          else go(value);
         }}
-        className="max-w-56 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-900"
+        className="min-w-0 max-w-40 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm sm:max-w-56 dark:border-slate-700 dark:bg-slate-900"
       >
         <option value="">All namespaces</option>
         {source === "checked" && (
@@ -103,12 +114,24 @@ export function NamespaceSwitcher() {
         )}
         {options.map((ns) => (
           <option key={ns} value={ns}>
-            {ns}
+            {terminating.has(ns) ? `${ns} (terminating)` : ns}
           </option>
         ))}
         {isLoading && <option disabled>Loading…</option>}
+        <option disabled value="__separator__">
+          ──────────
+        </option>
         <option value={OTHER}>Type a namespace…</option>
+        <option value={CREATE} disabled={!createAccess.allowed} title={createAccess.reason}>
+          {createAccess.allowed ? "New namespace…" : "New namespace… (not allowed)"}
+        </option>
+        {namespace && (
+          <option value={DELETE} disabled={!deleteAccess.allowed} title={deleteAccess.reason}>
+            {deleteAccess.allowed ? `Delete namespace ${namespace}…` : `Delete namespace ${namespace}… (not allowed)`}
+          </option>
+        )}
       </select>
+      {creating && <CreateByNameDialog kind={namespaceKind} open onClose={() => setCreating(false)} />}
     </div>
   );
 }

@@ -33,13 +33,13 @@ export function UserMenu({ user }: { user: string }) {
         aria-controls={menuId}
         onClick={() => setOpen(!open)}
         title="Signed in as"
-        className="max-w-64 truncate rounded-md px-2 py-1 text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-slate-300 dark:hover:bg-slate-800"
+        className="max-w-28 truncate rounded-md sm:max-w-64 px-2 py-1 text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-slate-300 dark:hover:bg-slate-800"
       >
         <span className="sr-only">Signed in as </span>
         <span data-testid="user-name">{name}</span>
       </button>
       {open && (
-        <div id={menuId} className="absolute right-0 top-9 z-40 w-80 rounded-lg border border-slate-200 bg-white p-3 shadow-lg dark:border-slate-700 dark:bg-slate-900" data-testid="user-details">
+        <div id={menuId} className="absolute right-0 top-9 z-40 w-80 max-w-[calc(100vw-1rem)] rounded-lg border border-slate-200 bg-white p-3 shadow-lg dark:border-slate-700 dark:bg-slate-900" data-testid="user-details">
           <p className="text-xs text-slate-600 dark:text-slate-400">Signed in as</p>
           <p className="break-all font-mono text-sm">{name}</p>
           {me?.uid && <p className="mt-1 break-all text-xs text-slate-600 dark:text-slate-400">uid {me.uid}</p>}
@@ -68,7 +68,7 @@ export function UserMenu({ user }: { user: string }) {
         <button
           type="button"
           onClick={() => void signOut({ callbackUrl: "/signin" })}
-          className="rounded-md border border-slate-300 px-2 py-1 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-700 dark:hover:bg-slate-800"
+          className="hidden rounded-md border sm:inline-block border-slate-300 px-2 py-1 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-700 dark:hover:bg-slate-800"
         >
           Sign out
         </button>

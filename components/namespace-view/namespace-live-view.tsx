@@ -1,7 +1,9 @@
 "use client";
 // Everything in one namespace (or, on the overview, in the whole cluster) as it happens: a live count per
-// kind, a namespace's quotas and limit ranges, the newest changes across kinds, and the Events. One live
-// list per kind; the watch scheduler shares connections fairly when the browser is limited to HTTP/1.1.
+// kind, a namespace's quotas and limit ranges, the newest changes across kinds (each with its own age, read
+// from the object: lib/client/watch-event-time.ts), and the Events. One live list per kind; over HTTP/2
+// every watch streams at once on one connection, and the watch scheduler shares connections fairly when the
+// browser is limited to HTTP/1.1.
 // Kinds the user may not list show "—" with kube's message as the tooltip and do not count against the
 // live status.
 import Link from "next/link";
@@ -10,6 +12,7 @@ import { listHref, objectHref } from "@/lib/client/console-routes";
 import { kindTitle, navigationGroups } from "@/lib/client/navigation";
 import { tapWatchEvents, useResourceList, type ResourceListResult } from "@/lib/client/use-resource-list";
 import type { WatchEvent } from "@/lib/client/apply-watch-event";
+import { watchEventTime } from "@/lib/client/watch-event-time";
 import { kindByPlural, kinds, type AnyKind, type KubeObject } from "@/lib/kinds";
 import { humanDuration } from "@/lib/kinds/columns";
 import { EventRows, eventTime } from "../resource-details/events-panel";
@@ -55,11 +58,12 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
         const kind = kindByPlural(plural);
         if (!kind || !viewKinds.includes(kind) || paused) return;
         const fresh: Change[] = [];
+        const arrived = Date.now();
         for (const e of events) {
           if (e.type === "BOOKMARK" || e.type === "ERROR") continue;
           const obj = e.object as KubeObject;
           if (namespace && obj.metadata?.namespace !== namespace) continue;
-          fresh.push({ id: ++changeIds, at: Date.now(), type: e.type, kind, namespace: obj.metadata?.namespace, name: obj.metadata?.name ?? "" });
+          fresh.push({ id: ++changeIds, at: watchEventTime(e, arrived), type: e.type, kind, namespace: obj.metadata?.namespace, name: obj.metadata?.name ?? "" });
         }
         if (fresh.length) setChanges((prev) => [...fresh.reverse(), ...prev].slice(0, MAX_CHANGES));
       }),
@@ -131,8 +135,10 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
           ) : (
             <ol className="space-y-0.5 text-sm">
               {changes.map((c) => (
-                <li key={c.id} className="flex gap-2">
-                  <span className="tabular w-12 shrink-0 text-slate-600 dark:text-slate-400">{humanDuration(now - c.at)}</span>
+                <li key={c.id} className="flex gap-2" data-testid="change" data-name={c.name}>
+                  <time dateTime={new Date(c.at).toISOString()} title={new Date(c.at).toLocaleString()} className="tabular w-12 shrink-0 text-slate-600 dark:text-slate-400">
+                    {humanDuration(Math.max(0, now - c.at))}
+                  </time>
                   <span className={`w-20 shrink-0 font-mono text-xs leading-5 ${c.type === "DELETED" ? "text-red-700 dark:text-red-300" : c.type === "ADDED" ? "text-green-700 dark:text-green-300" : "text-slate-700 dark:text-slate-300"}`}>
                     {c.type}
                   </span>

@@ -5,8 +5,9 @@
 import { kindByPlural } from "@/lib/kinds";
 import { ObjectView } from "../resource-details/object-view";
 import { NamespaceLiveView } from "./namespace-live-view";
+import { NamespaceChanges } from "../history/namespace-changes";
 
 export function NamespacePage({ namespace }: { namespace: string }) {
   if (!kindByPlural("namespaces")) return <NamespaceLiveView namespace={namespace} />;
-  return <ObjectView plural="namespaces" name={namespace} liveTab={{ label: "Live", content: <NamespaceLiveView namespace={namespace} embedded /> }} />;
+  return <ObjectView plural="namespaces" name={namespace} liveTab={{ label: "Live", content: <><NamespaceLiveView namespace={namespace} embedded /><NamespaceChanges namespace={namespace} /></> }} />;
 }

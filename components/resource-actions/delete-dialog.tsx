@@ -2,13 +2,18 @@
 // Confirms a delete by naming every object that will go, with the grace period and what happens to
 // dependents: the propagation policy (Background by default, as kubectl sends it) and, spelled out, the
 // dependents that go with them or stay (dependents-plan.tsx). Objects that finalizers or a grace period hold
-// stay listed as Terminating until released.
+// stay listed as Terminating until released. A namespace asks for its name to be typed, more than 20 objects
+// for their count (or their namespace) before Delete is enabled (lib/client/delete-confirmation.ts).
 import { useState } from "react";
+import { confirmationMet, typedConfirmation } from "@/lib/client/delete-confirmation";
 import type { AnyKind, KubeObject } from "@/lib/kinds";
 import { Button } from "../ui/button";
 import { Dialog } from "../ui/dialog";
 import { deleteObjects, type DeleteOutcome, type PropagationPolicy } from "./delete-objects";
 import { DependentsPlan } from "./dependents-plan";
+
+/** Objects named in the dialog; beyond that, a count (10,000 list items would stall the dialog). */
+const LISTED = 200;
 
 const displayName = (obj: KubeObject) => (obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name ?? "");
 
@@ -29,6 +34,9 @@ export function DeleteDialog({
   const [propagation, setPropagation] = useState<PropagationPolicy>("Background");
   const [busy, setBusy] = useState(false);
   const [failures, setFailures] = useState<DeleteOutcome[]>([]);
+  const [typed, setTyped] = useState("");
+  const rule = typedConfirmation(kind.kind, objects);
+  const confirmed = confirmationMet(rule, typed);
   const graceValid = grace === "" || /^\d+$/.test(grace);
   const withFinalizers = objects.filter((o) => (o.metadata.finalizers ?? []).length > 0);
   const noun = objects.length === 1 ? kind.kind : `${objects.length} ${kind.plural}`;
@@ -60,7 +68,7 @@ export function DeleteDialog({
       footer={
         <>
           <Button onClick={onClose}>Cancel</Button>
-          <Button variant="danger" onClick={confirm} disabled={busy || !graceValid || objects.length === 0} data-testid="confirm-delete">
+          <Button variant="danger" onClick={confirm} disabled={busy || !graceValid || objects.length === 0 || !confirmed} data-testid="confirm-delete">
             {busy ? "Deleting…" : `Delete ${noun}`}
           </Button>
         </>
@@ -68,12 +76,31 @@ export function DeleteDialog({
     >
       <p className="mb-2 text-sm">These will be deleted:</p>
       <ul className="mb-4 max-h-48 overflow-y-auto rounded-md border border-slate-200 px-3 py-2 font-mono text-sm dark:border-slate-700" data-testid="delete-list">
-        {objects.map((o) => (
+        {objects.slice(0, LISTED).map((o) => (
           <li key={displayName(o)}>
             {kind.kind} {displayName(o)}
           </li>
         ))}
+        {objects.length > LISTED && <li className="font-sans text-slate-600 dark:text-slate-400">and {objects.length - LISTED} more</li>}
       </ul>
+      {rule && (
+        <div className="mb-4 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm dark:border-red-900 dark:bg-red-950">
+          <label htmlFor="delete-confirm-text" className="block font-medium text-red-900 dark:text-red-100">
+            {rule.prompt}
+          </label>
+          <input
+            id="delete-confirm-text"
+            data-testid="delete-confirm-text"
+            autoComplete="off"
+            spellCheck={false}
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            onKeyDown={(e) => e.key === "Enter" && confirmed && !busy && graceValid && void confirm()}
+            aria-invalid={typed !== "" && !confirmed}
+            className="mt-1 w-full rounded-md border border-slate-300 bg-white px-2 py-1 font-mono dark:border-slate-700 dark:bg-slate-900"
+          />
+        </div>
+      )}
       {withFinalizers.length > 0 && (
         <p className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
           {withFinalizers.length === 1 ? "One object has" : `${withFinalizers.length} objects have`} finalizers; they will show as Terminating until their finalizers are

@@ -13,9 +13,10 @@ import { getObject } from "@/lib/client/object-writes";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useAccessChecker } from "@/lib/client/use-access";
 import { useResourceList } from "@/lib/client/use-resource-list";
+import { ObjectYamlActions } from "../layout/object-yaml-actions";
 import { toYaml } from "@/lib/client/yaml-text";
 import { kindByPlural } from "@/lib/kinds";
-import { detailSections } from "../kinds/detail-sections";
+import { detailSections, KindSection } from "../kinds/detail-sections";
 import { DeleteDialog } from "../resource-actions/delete-dialog";
 import { LiveIndicator } from "../resource-table/live-indicator";
 import { Button } from "../ui/button";
@@ -25,7 +26,9 @@ import { PermissionGate } from "../ui/permission-gate";
 import { StateMessage } from "../ui/state-message";
 import { TerminatingBadge } from "../ui/terminating-badge";
 import { useNow } from "../ui/use-now";
+import { usePreloadYamlEditor } from "../yaml-editor/lazy-editor";
 import { ObjectYamlEditor } from "../yaml-editor/object-yaml-editor";
+import { ObjectHistory } from "../history/object-history";
 import { DependentsPanel } from "./dependents-panel";
 import { EventsPanel } from "./events-panel";
 import { MetadataPanel } from "./metadata-panel";
@@ -36,7 +39,7 @@ import { StatusPanel } from "./status-panel";
 // Top-level fields shown by dedicated panels (or server-owned); everything else is the object's "spec".
 const shownElsewhere = new Set(["apiVersion", "kind", "metadata", "status"]);
 
-type Tab = "live" | "overview" | "yaml";
+type Tab = "live" | "overview" | "yaml" | "history";
 
 const POLL_MS = 3_000;
 
@@ -50,7 +53,7 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
   const pathname = usePathname();
   const search = useSearchParams();
   const requested = search.get("tab");
-  const tab: Tab = requested === "yaml" ? "yaml" : requested === "overview" || !liveTab ? "overview" : "live";
+  const tab: Tab = requested === "yaml" || requested === "history" ? requested : requested === "overview" || !liveTab ? "overview" : "live";
   const list = useResourceList(kind, { namespace, fieldSelector: `metadata.name=${name}` });
   const listForbidden = isForbidden(list.error);
   const single = useQuery({
@@ -66,7 +69,8 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
   const loaded = listForbidden ? single.data !== undefined || (single.error as { code?: number } | null)?.code === 404 : !!list.data;
   const loadError = listForbidden ? (single.error && (single.error as { code?: number }).code !== 404 ? single.error : null) : list.error && !list.data ? list.error : null;
   const now = useNow(1_000);
-  const [deleting, setDeleting] = useState(false);
+  usePreloadYamlEditor();
+  const [deleting, setDeleting] = useState(search.get("delete") === "1");
   // Deleted from this page but held (finalizers, a grace period): stay to show Terminating, and go back to the list once it is gone.
   const [deletedHere, setDeletedHere] = useState(false);
   useEffect(() => {
@@ -78,20 +82,14 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
 
   const tabHref = (next: Tab) => (next === (liveTab ? "live" : "overview") ? pathname : `${pathname}?tab=${next}`);
   const setTab = (next: Tab) => router.replace(tabHref(next), { scroll: false });
-  const tabs: Tab[] = liveTab ? ["live", "overview", "yaml"] : ["overview", "yaml"];
-  const tabLabel = (t: Tab) => (t === "yaml" ? "YAML" : t === "live" ? liveTab!.label : "Overview");
+  const tabs: Tab[] = liveTab ? ["live", "overview", "yaml", "history"] : ["overview", "yaml", "history"];
+  const tabLabel = (t: Tab) => (t === "yaml" ? "YAML" : t === "history" ? "History" : t === "live" ? liveTab!.label : "Overview");
   const body = obj ? Object.fromEntries(Object.entries(obj).filter(([k]) => !shownElsewhere.has(k))) : {};
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       <div className="flex flex-wrap items-center gap-3 border-b border-slate-200 px-4 py-2 dark:border-slate-800">
-        <nav aria-label="Breadcrumb" className="text-sm">
-          <Link href={listHref(kind, namespace)} className="text-blue-800 hover:underline dark:text-blue-300">
-            {kindTitle(kind)}
-          </Link>
-          {namespace && <span className="text-slate-600 dark:text-slate-400"> · {namespace}</span>}
-        </nav>
-        <h1 className="text-lg font-semibold" data-testid="object-title">
+        <h1 className="min-w-0 break-all text-lg font-semibold" data-testid="object-title">
           {kind.kind} {name}
         </h1>
         {obj && <TerminatingBadge obj={obj} now={now} />}
@@ -117,6 +115,7 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
             </button>
           ))}
         </div>
+        {obj && <ObjectYamlActions kind={kind} obj={obj} />}
         <PermissionGate access={deleteAccess}>
           {(denied) => (
             <Button variant="danger" disabled={denied || !obj} onClick={() => setDeleting(true)} data-testid="delete-object">
@@ -134,6 +133,8 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
           )}
           {liveTab!.content}
         </>
+      ) : tab === "history" ? (
+        <ObjectHistory kind={kind} namespace={namespace} name={name} current={obj} updateAccess={updateAccess} />
       ) : loadError ? (
         <ErrorState error={loadError} title={`Could not load ${kind.kind} ${name}`} />
       ) : !loaded ? (
@@ -151,24 +152,18 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
         <ObjectYamlEditor kind={kind} live={obj} readOnlyReason={updateAccess.allowed ? undefined : updateAccess.reason} />
       ) : (
         <div className="min-h-0 flex-1 overflow-y-auto px-6 py-4">
+          {detailSections[kind.kind]?.first && <KindSection kindName={kind.kind} obj={obj} now={now} />}
           <MetadataPanel kind={kind} obj={obj} now={now} />
           <DependentsPanel kind={kind} obj={obj} now={now} />
           <RelationsPanel kind={kind} obj={obj} />
-          {detailSections[kind.kind] && (
-            <Section title={detailSections[kind.kind].title} testId="data">
-              {(() => {
-                const { Component } = detailSections[kind.kind];
-                return <Component obj={obj} />;
-              })()}
-            </Section>
-          )}
+          {!detailSections[kind.kind]?.first && <KindSection kindName={kind.kind} obj={obj} now={now} />}
           {(!detailSections[kind.kind] || detailSections[kind.kind].keepContent) &&
             Object.keys(body).length > 0 && (
               <Section title={"spec" in body ? "Spec" : "Content"} testId="content">
-                <pre className="max-h-[32rem] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs dark:bg-slate-900">{toYaml(body)}</pre>
+                <pre tabIndex={0} aria-label={"spec" in body ? "Spec as YAML" : "Content as YAML"} className="max-h-[32rem] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs dark:bg-slate-900">{toYaml(body)}</pre>
               </Section>
             )}
-          <StatusPanel status={obj.status} />
+          {!detailSections[kind.kind]?.coversStatus && <StatusPanel status={obj.status} now={now} />}
           <EventsPanel kindName={kind.kind} namespace={kind.namespaced ? namespace : undefined} name={name} now={now} />
         </div>
       )}

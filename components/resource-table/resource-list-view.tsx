@@ -1,14 +1,15 @@
 "use client";
-// A kind's live list: the toolbar (live indicator, name and label filters, pause, wide, create, delete
-// selected) over the windowed table. One watch for the view; pausing freezes what is shown while the cache
+// A kind's live list: the toolbar (live indicator, text filter over every column, label selector, pause,
+// wide, create, delete selected) over the windowed table. One watch for the view; pausing freezes what is shown while the cache
 // stays live underneath, and the count of waiting changes is the difference in folded events. Create and
 // Delete follow the user's RBAC rules (disabled with the reason when not allowed); a 403 on the list shows
 // kube's message in place of the table.
 import Link from "next/link";
-import { useDeferredValue, useMemo, useRef, useState } from "react";
+import { useCallback, useDeferredValue, useMemo, useRef, useState } from "react";
 import { createHref, objectHref } from "@/lib/client/console-routes";
-import { columnViews, selectRows } from "@/lib/client/list-rows";
-import type { ListState } from "@/lib/client/list-state";
+import { columnViews, createRowSelector, defaultSort } from "@/lib/client/list-rows";
+import { toggleKeys } from "@/lib/client/list-selection";
+import { listStateFromBody, type ListState } from "@/lib/client/list-state";
 import { kindTitle } from "@/lib/client/navigation";
 import { createsByNameOnly, DEFAULT_NAMESPACE } from "@/lib/client/templates";
 import { useAccessChecker } from "@/lib/client/use-access";
@@ -21,13 +22,22 @@ import { Button } from "../ui/button";
 import { ErrorState } from "../ui/error-state";
 import { PermissionGate } from "../ui/permission-gate";
 import { StateMessage } from "../ui/state-message";
-import { useNow } from "../ui/use-now";
 import { LiveIndicator } from "./live-indicator";
-import { ResourceTable } from "./resource-table";
+import { ResourceTable, type RowTone } from "./resource-table";
 import { useListUrlState } from "./use-list-url-state";
 import { ChangeAnnouncer } from "./change-announcer";
+import { RenderedAt } from "./clock";
+import type { FirstPage } from "./first-page";
+import { deletedHref } from "../history/history-client";
 
-export function ResourceListView({ plural, namespace }: { plural: string; namespace?: string }) {
+/** Warning events stand out from the Normal ones around them. */
+const eventTone = (obj: KubeObject): RowTone => ((obj as { type?: string }).type === "Warning" ? "warning" : undefined);
+
+/**
+ * `firstPage`: the list's first rows as the server read them for this page, shown (not live, not selectable)
+ * until the browser's list of the whole collection arrives — only while the view shows rows in name order.
+ */
+export function ResourceListView({ plural, namespace, firstPage }: { plural: string; namespace?: string; firstPage?: FirstPage }) {
   const kind = kindByPlural(plural)!;
   const title = kindTitle(kind);
   const url = useListUrlState();
@@ -36,14 +46,16 @@ export function ResourceListView({ plural, namespace }: { plural: string; namesp
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [deleting, setDeleting] = useState<KubeObject[] | undefined>(undefined);
   const [creatingByName, setCreatingByName] = useState(false);
-  const now = useNow(1_000);
   const filterRef = useRef<HTMLInputElement>(null);
 
   const live = list.data;
-  const shown = frozen ?? live;
+  const firstPageState = useMemo(() => (firstPage ? listStateFromBody({ items: firstPage.items }) : undefined), [firstPage]);
+  const nameOrder = kind.kind !== "Event" && !url.text && !url.labels && (!url.sort || (url.sort === "Name" && !url.descending));
+  const provisional = !live && !frozen && !list.error && nameOrder ? firstPageState : undefined;
+  const shown = frozen ?? live ?? provisional;
   const pending = frozen && live ? (live.epoch === frozen.epoch ? live.eventCount - frozen.eventCount : -1) : 0;
   const allNamespaces = kind.namespaced && !namespace;
-  const columns = useMemo(() => columnViews(kind.columns, { wide: url.wide, allNamespaces }), [kind, url.wide, allNamespaces]);
+  const columns = useMemo(() => columnViews(kind.columns, { wide: url.wide, allNamespaces, kind: kind.kind }), [kind, url.wide, allNamespaces]);
 
   const labelText = useDeferredValue(url.labels);
   const selectorResult = useMemo(() => {
@@ -55,19 +67,25 @@ export function ResourceListView({ plural, namespace }: { plural: string; namesp
     }
   }, [labelText]);
   const text = useDeferredValue(url.text);
-  const sortColumn = columns.find((c) => c.id === url.sort);
+  const fallbackSort = url.sort ? undefined : defaultSort(kind.kind);
+  const sortColumn = columns.find((c) => c.id === (url.sort ?? fallbackSort?.column));
+  const descending = url.sort ? url.descending : (fallbackSort?.descending ?? false);
+  // One selector per view: after a watch event it re-places only the rows whose objects changed.
+  const selectorRef = useRef<ReturnType<typeof createRowSelector>>(undefined);
+  selectorRef.current ??= createRowSelector();
   // Sort keys use the time of the last data change, not the ticking clock, so rows do not reshuffle each second.
   const rows = useMemo(
     () =>
       shown
-        ? selectRows(shown.items, {
+        ? selectorRef.current!(shown.items, {
             text,
             selector: selectorResult.error ? null : selectorResult.selector,
-            sort: sortColumn ? { column: sortColumn, descending: url.descending } : undefined,
+            sort: sortColumn ? { column: sortColumn, descending } : undefined,
+            columns,
             now: Date.now(),
           })
         : [],
-    [shown, text, selectorResult, sortColumn, url.descending],
+    [shown, text, selectorResult, sortColumn, descending, columns],
   );
 
   const selectedObjects = useMemo(() => {
@@ -79,16 +97,10 @@ export function ResourceListView({ plural, namespace }: { plural: string; namesp
     return out;
   }, [selected, live]);
 
-  const onSelect = (keys: string[], on: boolean) =>
-    setSelected((prev) => {
-      const next = new Set(prev);
-      for (const k of keys) if (on) next.add(k);
-      else next.delete(k);
-      return next;
-    });
+  const onSelect = useCallback((keys: string[], on: boolean) => setSelected((prev) => toggleKeys(prev, keys, on)), []);
 
   const onSort = (column: string) => {
-    if (url.sort === column) url.setSort(column, !url.descending);
+    if (sortColumn?.id === column) url.setSort(column, !descending);
     else url.setSort(column, false);
   };
 
@@ -119,11 +131,11 @@ export function ResourceListView({ plural, namespace }: { plural: string; namesp
         </h1>
         <LiveIndicator status={list.status} paused={!!frozen} detail={list.statusDetail} />
         <span className="tabular w-32 text-xs text-slate-600 dark:text-slate-400" data-testid="row-count">
-          {shown ? (rows.length === total ? `${total} total` : `${rows.length} of ${total}`) : ""}
+          {provisional ? `first ${total} of ${firstPage?.total ?? "…"}` : shown ? (rows.length === total ? `${total} total` : `${rows.length} of ${total}`) : ""}
         </span>
         <div className="ml-auto flex flex-wrap items-center gap-2">
           <label className="sr-only" htmlFor="name-filter">
-            Filter by name
+            Filter by name or any column
           </label>
           <input
             id="name-filter"
@@ -132,7 +144,7 @@ export function ResourceListView({ plural, namespace }: { plural: string; namesp
             value={url.text}
             onChange={(e) => url.setText(e.target.value)}
             onKeyDown={(e) => e.key === "Escape" && (url.setText(""), filterRef.current?.blur())}
-            placeholder="Filter by name  ( / )"
+            placeholder="Filter rows  ( / )"
             className="w-48 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-900"
           />
           <label className="sr-only" htmlFor="label-filter">
@@ -156,6 +168,7 @@ export function ResourceListView({ plural, namespace }: { plural: string; namesp
           <Button onClick={() => url.setWide(!url.wide)} aria-pressed={url.wide}>
             Wide
           </Button>
+          <Link href={deletedHref(kind, namespace)} className="rounded-md px-2 py-1.5 text-sm text-blue-800 hover:underline dark:text-blue-300" data-testid="deleted-link">Deleted</Link>
           <PermissionGate access={deleteAccess}>
             {(denied) => (
               <Button variant="danger" disabled={denied || selectedObjects.length === 0} onClick={() => setDeleting(selectedObjects)} data-testid="delete-selected">
@@ -223,25 +236,25 @@ export function ResourceListView({ plural, namespace }: { plural: string; namesp
           </p>
         </StateMessage>
       ) : (
-        <>
+        <RenderedAt.Provider value={firstPage?.renderedAt}>
           <ResourceTable
             label={`${title} ${scopeText}`}
             columns={columns}
             rows={rows}
-            now={now}
             changedAt={shown.changedAt}
-            sort={sortColumn ? { column: sortColumn.id, descending: url.descending } : undefined}
+            sort={sortColumn ? { column: sortColumn.id, descending } : undefined}
             onSort={onSort}
             selected={selected}
             onSelect={onSelect}
             hrefFor={(obj) => objectHref(kind, obj.metadata.namespace, obj.metadata.name ?? "")}
+            rowTone={kind.kind === "Event" ? eventTone : undefined}
           />
           {rows.length === 0 && (
             <StateMessage title={`No ${kind.plural} match the filter`}>
               <Button onClick={url.clearFilters}>Clear filters</Button>
             </StateMessage>
           )}
-        </>
+        </RenderedAt.Provider>
       )}
       {creatingByName && <CreateByNameDialog kind={kind} namespace={createTarget.namespace} open onClose={() => setCreatingByName(false)} />}
       {deleting && (

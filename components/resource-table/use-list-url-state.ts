@@ -41,11 +41,16 @@ export function useListUrlState() {
     [router, pathname],
   );
 
-  useEffect(() => () => clearTimeout(timer.current), []);
+  // A filter typed just before leaving (`g p`, a link) must not pull the user back: the list view may stay
+  // mounted across routes of the same shape, so the pending write is dropped when the path changes, and a
+  // write that fires anyway only ever touches the path it was made for.
+  useEffect(() => () => clearTimeout(timer.current), [pathname]);
 
   const debounced = (patch: Parameters<typeof write>[0]) => {
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => write(patch), 250);
+    timer.current = setTimeout(() => {
+      if (window.location.pathname === pathname) write(patch);
+    }, 250);
   };
 
   return {

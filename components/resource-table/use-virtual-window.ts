@@ -12,12 +12,18 @@ export interface VirtualWindow {
 
 export function useVirtualWindow(count: number, rowHeight: number, overscan = 8) {
   const containerRef = useRef<HTMLDivElement>(null);
-  const [viewport, setViewport] = useState({ scrollTop: 0, height: 800 });
+  const [viewport, setViewport] = useState({ scrollTop: 0, height: 800, width: 0 });
 
   const measure = useCallback(() => {
     const el = containerRef.current;
-    if (el) setViewport({ scrollTop: el.scrollTop, height: el.clientHeight || 800 });
-  }, []);
+    if (!el) return;
+    const next = { scrollTop: el.scrollTop, height: el.clientHeight || 800, width: el.clientWidth };
+    // Re-render only when the rows in view move by half a row or the size changes, not per pixel scrolled.
+    setViewport((prev) =>
+      prev.height === next.height &&
+      prev.width === next.width && Math.round((prev.scrollTop * 2) / rowHeight) === Math.round((next.scrollTop * 2) / rowHeight) ? prev : next,
+    );
+  }, [rowHeight]);
 
   useEffect(() => {
     const el = containerRef.current;
@@ -46,5 +52,5 @@ export function useVirtualWindow(count: number, rowHeight: number, overscan = 8)
   const start = Math.max(0, first - overscan);
   const end = Math.min(count, first + visible + overscan);
   const window: VirtualWindow = { start, end, offsetTop: start * rowHeight, totalHeight: count * rowHeight };
-  return { containerRef, window };
+  return { containerRef, window, viewport };
 }

@@ -1,20 +1,23 @@
 "use client";
 // Create from YAML: the kind's template in the chosen namespace, completion and validation from its schema,
-// any number of documents (each is created in order, with its own outcome), and a dry run first if wanted.
+// any number of documents (each is created in order, with its own outcome, and each checked in the editor
+// against the schema of the kind it names), and a dry run first if wanted. The editor is uncontrolled: its
+// model owns the text, read when Create is pressed.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { ApiError, type StatusCause } from "@/lib/client/api-error";
 import { listHref, objectHref } from "@/lib/client/console-routes";
 import { createObject } from "@/lib/client/object-writes";
 import { DEFAULT_NAMESPACE, templateYaml } from "@/lib/client/templates";
-import { useKindSchema } from "@/lib/client/use-kind-schema";
+import { useMultiKindSchema } from "@/lib/client/use-kind-schema";
 import { explainStatusMessage } from "@/lib/client/status-message";
 import { parseYamlDocuments, YamlSyntaxError } from "@/lib/client/yaml-text";
 import { apiVersionOf, kindByKind, kindByPlural, type KubeObject } from "@/lib/kinds";
 import { Button } from "../ui/button";
-import { CauseList } from "./cause-list";
+import { causeMarkers, CauseList } from "./cause-list";
 import { LazyYamlEditor } from "./lazy-editor";
+import type { FieldMarker, YamlEditorHandle } from "./yaml-editor";
 
 interface Outcome {
   label: string;
@@ -22,6 +25,8 @@ interface Outcome {
   error?: string;
   code?: number;
   causes?: StatusCause[];
+  /** The document (non-empty ones, from 0) this outcome is about. */
+  document: number;
 }
 
 /** One document's refusal in the outcomes list: kube's summary, then each packed reason on its own line. */
@@ -44,8 +49,9 @@ function OutcomeError({ message }: { message: string }) {
 export function CreateView({ plural, namespace }: { plural: string; namespace?: string }) {
   const kind = kindByPlural(plural)!;
   const router = useRouter();
-  const schema = useKindSchema(kind);
-  const [text, setText] = useState(() => templateYaml(kind, namespace));
+  const schema = useMultiKindSchema(kind);
+  const [initialText] = useState(() => templateYaml(kind, namespace));
+  const editorHandle = useRef<YamlEditorHandle | null>(null);
   const [outcomes, setOutcomes] = useState<Outcome[]>([]);
   const [problem, setProblem] = useState<{ message: string; causes: StatusCause[]; code?: number } | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
@@ -58,7 +64,7 @@ export function CreateView({ plural, namespace }: { plural: string; namespace?: 
     setOutcomes([]);
     let docs: KubeObject[];
     try {
-      docs = parseYamlDocuments(text);
+      docs = parseYamlDocuments(editorHandle.current?.getValue() ?? initialText);
     } catch (e) {
       const where = e instanceof YamlSyntaxError && e.line ? ` (line ${e.line})` : "";
       setProblem({ message: `The YAML does not parse${where}: ${(e as Error).message}`, causes: [] });
@@ -70,20 +76,20 @@ export function CreateView({ plural, namespace }: { plural: string; namespace?: 
     }
     setBusy(true);
     const results: Outcome[] = [];
-    for (const doc of docs) {
+    for (const [document, doc] of docs.entries()) {
       const docKind = doc.kind ? kindByKind(doc.kind) : undefined;
       const name = doc.metadata?.name ?? doc.metadata?.generateName ?? "(unnamed)";
       const label = `${doc.kind ?? "?"} ${name}`;
       if (!docKind || (doc.apiVersion && doc.apiVersion !== apiVersionOf(docKind))) {
-        results.push({ label, error: `${doc.apiVersion ?? "?"}/${doc.kind ?? "?"} is not a kind this server serves` });
+        results.push({ label, document, error: `${doc.apiVersion ?? "?"}/${doc.kind ?? "?"} is not a kind this server serves` });
         continue;
       }
       const ns = docKind.namespaced ? doc.metadata?.namespace || targetNamespace || DEFAULT_NAMESPACE : undefined;
       try {
         const created = await createObject(docKind, ns, doc, { dryRun });
-        results.push({ label: `${docKind.kind} ${created.metadata.name}`, href: dryRun ? undefined : objectHref(docKind, ns, created.metadata.name ?? "") });
+        results.push({ document, label: `${docKind.kind} ${created.metadata.name}`, href: dryRun ? undefined : objectHref(docKind, ns, created.metadata.name ?? "") });
       } catch (e) {
-        results.push({ label, error: (e as Error).message, code: e instanceof ApiError ? e.code : undefined, causes: e instanceof ApiError ? e.causes : [] });
+        results.push({ label, document, error: (e as Error).message, code: e instanceof ApiError ? e.code : undefined, causes: e instanceof ApiError ? e.causes : [] });
       }
     }
     setBusy(false);
@@ -96,6 +102,12 @@ export function CreateView({ plural, namespace }: { plural: string; namespace?: 
       else setNotice(`Created ${results.length} objects.`);
     }
   }
+
+  // Each refused document's causes, marked in that document.
+  const markers = useMemo<FieldMarker[]>(
+    () => outcomes.flatMap((o) => causeMarkers(o.causes ?? []).map((m) => ({ ...m, document: o.document }))),
+    [outcomes],
+  );
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
@@ -133,10 +145,10 @@ export function CreateView({ plural, namespace }: { plural: string; namespace?: 
       <div className="min-h-[24rem] flex-1">
         <LazyYamlEditor
           path={`file:///create/${kind.plural}.yaml`}
-          value={text}
-          onChange={setText}
+          initialValue={initialText}
+          onReady={(handle) => (editorHandle.current = handle)}
           schema={schema}
-          markers={problem?.causes.map((c) => ({ field: c.field ?? "", message: c.message ?? c.reason ?? "" }))}
+          markers={markers}
           label={`YAML for the new ${kind.kind}`}
         />
       </div>

@@ -19,8 +19,9 @@ window.MonacoEnvironment = {
     return new Worker(new URL("monaco-editor/esm/vs/editor/editor.worker.js", import.meta.url));
   },
 };
-loader.config({ monaco });
 window.__clusterCoreMonaco = monaco;
+// @monaco-editor/react uses this instance instead of fetching Monaco from a CDN.
+loader.config({ monaco });
 
 const schemas = new Map<string, SchemasSettings>();
 const monacoYaml = configureMonacoYaml(monaco, {
@@ -33,11 +34,37 @@ const monacoYaml = configureMonacoYaml(monaco, {
   schemas: [],
 });
 
-/** Attaches `schema` to the model at `modelUri` (or detaches it when undefined). */
+/** Attaches `schema` to the model at `modelUri` (or detaches it when undefined); the same schema twice is a no-op. */
 export function setModelSchema(modelUri: string, schema: Record<string, unknown> | undefined): void {
-  if (schema) schemas.set(modelUri, { uri: `${modelUri}.schema.json`, fileMatch: [modelUri], schema: schema as never });
-  else if (!schemas.delete(modelUri)) return;
+  const current = schemas.get(modelUri);
+  if (schema) {
+    if (current?.schema === schema) return;
+    schemas.set(modelUri, { uri: `${modelUri}.schema.json`, fileMatch: [modelUri], schema: schema as never });
+  } else if (!schemas.delete(modelUri)) return;
   void monacoYaml.update({ schemas: [...schemas.values()] });
 }
 
 export { monaco };
+
+let warming: Promise<void> | undefined;
+
+/**
+ * Starts monaco-yaml's worker before any editor needs it: a scratch YAML model (one syntax error, so markers come back) is validated (which starts
+ * the worker), then dropped once its markers came back (or after 5 s).
+ */
+export function warmYamlWorker(): Promise<void> {
+  warming ??= new Promise<void>((resolve) => {
+    const model = monaco.editor.createModel("warm: [\n", "yaml", monaco.Uri.parse("inmemory://cluster-core/warm-up.yaml"));
+    const done = () => {
+      listener.dispose();
+      clearTimeout(timer);
+      model.dispose();
+      resolve();
+    };
+    const listener = monaco.editor.onDidChangeMarkers((uris) => {
+      if (uris.some((u) => u.toString() === model.uri.toString())) done();
+    });
+    const timer = setTimeout(done, 5_000);
+  });
+  return warming;
+}

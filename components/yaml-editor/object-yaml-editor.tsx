@@ -11,7 +11,7 @@
 // - a 422 marks each cause at its field; "Dry run" asks the server to validate without saving;
 // - when the user's rules do not allow update, saving is disabled and the reason shown (a 403 on save still
 //   shows kube's message, for rules the console could not see).
-import { useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError, type StatusCause } from "@/lib/client/api-error";
 import { applyObject, getObject } from "@/lib/client/object-writes";
 import { applyConfiguration, applyConflicts, CONSOLE_FIELD_MANAGER, locateField, withoutFields, type ApplyConflict } from "@/lib/client/server-side-apply";
@@ -21,8 +21,9 @@ import { parseYamlObject, toYaml, YamlSyntaxError } from "@/lib/client/yaml-text
 import type { AnyKind, KubeObject } from "@/lib/kinds";
 import { Button } from "../ui/button";
 import { ApplyConflictPanel } from "./apply-conflict";
-import { CauseList } from "./cause-list";
+import { causeMarkers, CauseList } from "./cause-list";
 import { LazyYamlDiff, LazyYamlEditor } from "./lazy-editor";
+import type { YamlEditorHandle } from "./yaml-editor";
 import { ManagedFieldsPanel } from "./managed-fields-panel";
 
 type Mode = "edit" | "review" | "conflict";
@@ -41,6 +42,16 @@ interface Refusal {
   dryRun: boolean;
 }
 
+/**
+ * Whether `live` is a later version than `base`. This server's resourceVersions are increasing integers; one
+ * that is not (another server's opaque string) counts as newer whenever it differs.
+ */
+function newerRevision(live: string | undefined, base: string | undefined): boolean {
+  if (live === base) return false;
+  const [l, b] = [Number(live), Number(base)];
+  return Number.isSafeInteger(l) && Number.isSafeInteger(b) && live !== "" && base !== "" ? l > b : true;
+}
+
 /** A conflict's field as a marker path of the editor (`spec.containers[1].image`, dotted keys bracketed). */
 function markerPath(obj: KubeObject, field: string): string {
   const at = locateField(obj, field);
@@ -52,7 +63,12 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
   const schema = useKindSchema(kind);
   const [base, setBase] = useState<KubeObject>(live);
   const baseText = useMemo(() => toYaml(base), [base]);
+  // Mirrors the editor's model (which owns the text); never fed back into the editor while the user types.
   const [text, setText] = useState(baseText);
+  const editorHandle = useRef<YamlEditorHandle | null>(null);
+  const onReady = useCallback((handle: YamlEditorHandle | null) => {
+    editorHandle.current = handle;
+  }, []);
   const [mode, setMode] = useState<Mode>("edit");
   const [problem, setProblem] = useState<Problem | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
@@ -62,19 +78,44 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
   const [refusal, setRefusal] = useState<Refusal | undefined>();
   const dirty = text !== baseText;
   const modelPath = `file:///${kind.plural}/${live.metadata.namespace ?? "_"}/${live.metadata.name}.yaml`;
-  const changedOnServer = live.metadata.resourceVersion !== base.metadata.resourceVersion;
+  // The list's copy may still be older than what a save just answered (its watch event has not arrived):
+  // that is not a change on the server.
+  const changedOnServer = newerRevision(live.metadata.resourceVersion, base.metadata.resourceVersion);
 
-  // An editor the user has not touched follows the live object, so it never shows a stale version.
+  /** Replaces the text by the console's decision (discard, the saved object): the editor's model too. */
+  function replaceText(next: string) {
+    setText(next);
+    editorHandle.current?.replace(next);
+  }
+
+  // An editor the user has not touched follows the live object, so it never shows a stale version. "Not
+  // touched" is decided by the model itself at this instant (a keystroke may not have reached React yet):
+  // the replacement happens only if the model still holds the loaded text.
   useEffect(() => {
-    if (!dirty && mode === "edit" && changedOnServer) {
-      setBase(live);
-      setText(toYaml(live));
-    }
-  }, [live, dirty, mode, changedOnServer]);
+    if (mode !== "edit" || !changedOnServer || dirty) return;
+    const next = toYaml(live);
+    if (editorHandle.current && !editorHandle.current.replace(next, baseText)) return;
+    setBase(live);
+    setText(next);
+  }, [live, dirty, mode, changedOnServer, baseText]);
+
+  // Back in the editor after the merge view (whose right side may have been edited): show that text. Only
+  // from the merge view: the review diff is read-only, and after a save the model already holds the answer.
+  const previousMode = useRef<Mode>(mode);
+  useEffect(() => {
+    const from = previousMode.current;
+    previousMode.current = mode;
+    if (from === "conflict" && mode === "edit" && editorHandle.current && editorHandle.current.getValue() !== text) editorHandle.current.replace(text);
+    // Only on a change of mode: while editing, the model is the source of `text`.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [mode]);
+
+  /** The text to save: the model's own in the editor (it is never behind), the merge view's otherwise. */
+  const currentText = () => (mode === "edit" && editorHandle.current ? editorHandle.current.getValue() : text);
 
   function parse(): KubeObject | undefined {
     try {
-      const obj = parseYamlObject(text);
+      const obj = parseYamlObject(currentText());
       obj.metadata ??= {};
       return obj;
     } catch (e) {
@@ -108,7 +149,7 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
         setNotice("Dry run passed: the server would accept this change. Nothing was saved.");
       } else {
         setBase(saved);
-        setText(toYaml(saved));
+        replaceText(toYaml(saved));
         setMode("edit");
         setStored(undefined);
         setConflicts([]);
@@ -149,7 +190,7 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
   function discard() {
     setRefusal(undefined);
     setBase(live);
-    setText(toYaml(live));
+    replaceText(toYaml(live));
     setMode("edit");
     setProblem(undefined);
     setNotice(undefined);
@@ -162,9 +203,13 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
     if (mine) await openConflict(mine);
   }
 
-  const markers = refusal
-    ? refusal.conflicts.map((c) => ({ field: markerPath(refusal.applied, c.field), message: `managed by ${c.manager}` }))
-    : problem?.causes.map((c) => ({ field: c.field ?? "", message: c.message ?? c.reason ?? "" }));
+  const markers = useMemo(
+    () =>
+      refusal
+        ? refusal.conflicts.map((c) => ({ field: markerPath(refusal.applied, c.field), message: `managed by ${c.manager}` }))
+        : problem && causeMarkers(problem.causes),
+    [refusal, problem],
+  );
 
   return (
     <div className="flex min-h-0 flex-1 flex-col" data-testid="object-yaml-editor" data-mode={mode}>
@@ -264,9 +309,18 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
       )}
       <ManagedFieldsPanel kind={kind} live={live} />
       <div className="min-h-[24rem] flex-1">
-        {mode === "edit" && (
-          <LazyYamlEditor path={modelPath} value={text} onChange={edit} schema={schema} markers={markers} label={`YAML of ${kind.kind} ${live.metadata.name}`} />
-        )}
+        {/* Kept mounted while the diff is shown, so the cursor, scroll and undo history survive a review. */}
+        <div className={mode === "edit" ? "h-full" : "hidden"}>
+          <LazyYamlEditor
+            path={modelPath}
+            initialValue={text}
+            onChange={edit}
+            onReady={onReady}
+            schema={schema}
+            markers={markers}
+            label={`YAML of ${kind.kind} ${live.metadata.name}`}
+          />
+        </div>
         {mode === "review" && <LazyYamlDiff original={baseText} modified={text} label="Your edits compared with the loaded version" />}
         {mode === "conflict" && stored && <LazyYamlDiff original={toYaml(stored)} modified={text} editable onModifiedChange={setText} label="Stored version compared with your merged edits" />}
       </div>

@@ -1,11 +1,13 @@
 "use client";
 import { useEffect, useState } from "react";
 
-/** Monaco's theme follows the console's light/dark class. */
+const isDark = () => typeof document !== "undefined" && document.documentElement.classList.contains("dark");
+
+/** Monaco's theme follows the console's light/dark class (read at once: the editor renders only in the browser). */
 export function useEditorTheme(): "vs" | "vs-dark" {
-  const [dark, setDark] = useState(false);
+  const [dark, setDark] = useState(isDark);
   useEffect(() => {
-    const read = () => setDark(document.documentElement.classList.contains("dark"));
+    const read = () => setDark(isDark());
     read();
     window.addEventListener("cc-theme", read);
     return () => window.removeEventListener("cc-theme", read);

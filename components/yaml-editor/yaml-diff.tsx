@@ -1,8 +1,12 @@
 "use client";
-// Side-by-side diff (Monaco's DiffEditor): stored or loaded version on the left, the user's text on the
-// right. The right side can stay editable so a conflict is resolved in place.
-import { DiffEditor, type DiffOnMount } from "@monaco-editor/react";
-import "./monaco-setup";
+// Side-by-side diff (Monaco's diff editor, made directly: @monaco-editor/react's DiffEditor disposes its models
+// before the widget, which throws "TextModel got disposed"): stored or loaded version on the left, the user's text on the
+// right. The right side can stay editable so a conflict is resolved in place; like the editor, it is
+// uncontrolled (`modified` is read when it mounts, edits reach the parent through `onModifiedChange`).
+// Unmounting disposes the diff editor before its two models (the other order throws "TextModel got
+// disposed before DiffEditorWidget model got reset").
+import { useEffect, useLayoutEffect, useRef } from "react";
+import { monaco } from "./monaco-setup";
 import { useEditorTheme } from "./use-editor-theme";
 
 export default function YamlDiff({
@@ -19,31 +23,51 @@ export default function YamlDiff({
   label: string;
 }) {
   const theme = useEditorTheme();
-  const onMount: DiffOnMount = (editor) => {
-    const modifiedEditor = editor.getModifiedEditor();
-    modifiedEditor.onDidChangeModelContent(() => onModifiedChange?.(modifiedEditor.getValue()));
-  };
-  return (
-    <div className="h-full min-h-0" data-testid="yaml-diff">
-      <DiffEditor
-        language="yaml"
-        original={original}
-        modified={modified}
-        theme={theme}
-        onMount={onMount}
-        options={{
-          readOnly: !editable,
-          originalEditable: false,
-          renderSideBySide: true,
-          minimap: { enabled: false },
-          fontSize: 13,
-          automaticLayout: true,
-          scrollBeyondLastLine: false,
-          renderFinalNewline: "on",
-          ariaLabel: label,
-        }}
-        loading={<div className="p-4 text-sm text-slate-600 dark:text-slate-400">Loading diff…</div>}
-      />
-    </div>
-  );
+  const hostRef = useRef<HTMLDivElement>(null);
+  const originalModel = useRef<monaco.editor.ITextModel | null>(null);
+  const latest = useRef({ original, modified, onModifiedChange, editable, label, theme });
+  useLayoutEffect(() => {
+    latest.current = { original, modified, onModifiedChange, editable, label, theme };
+  });
+
+  useEffect(() => {
+    const { original: left, modified: right, editable: canEdit, label: aria, theme: t } = latest.current;
+    const originalText = monaco.editor.createModel(left, "yaml");
+    const modifiedText = monaco.editor.createModel(right, "yaml");
+    originalModel.current = originalText;
+    monaco.editor.setTheme(t);
+    const editor = monaco.editor.createDiffEditor(hostRef.current!, {
+      readOnly: !canEdit,
+      originalEditable: false,
+      renderSideBySide: true,
+      minimap: { enabled: false },
+      fontSize: 13,
+      automaticLayout: true,
+      scrollBeyondLastLine: false,
+      renderFinalNewline: "on",
+      ariaLabel: aria,
+    });
+    editor.setModel({ original: originalText, modified: modifiedText });
+    const changes = modifiedText.onDidChangeContent(() => latest.current.onModifiedChange?.(modifiedText.getValue()));
+    return () => {
+      changes.dispose();
+      originalModel.current = null;
+      editor.setModel(null);
+      editor.dispose();
+      originalText.dispose();
+      modifiedText.dispose();
+    };
+  }, []);
+
+  // The left side follows its prop (it is never edited); the right side is the user's.
+  useEffect(() => {
+    const model = originalModel.current;
+    if (model && model.getValue() !== original) model.setValue(original);
+  }, [original]);
+
+  useEffect(() => {
+    monaco.editor.setTheme(theme);
+  }, [theme]);
+
+  return <div ref={hostRef} className="h-full min-h-0" data-testid="yaml-diff" />;
 }

@@ -4,8 +4,8 @@
 // @kubernetes/client-node talk to one replica while watches run on the others; writers on every replica at
 // once; a replica that starts after the writes replays them from the shared log; a replica killed with
 // SIGKILL in the middle of writes loses nothing it acknowledged and leaves nothing half-written.
-import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createHash, generateKeyPairSync } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { CoreV1Api, KubeConfig, Watch } from "@kubernetes/client-node";
@@ -29,11 +29,15 @@ describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 
     // One certificate for every replica, issued by a CA the replicas are told about (TLS_CA_FILE).
     await ensureServingCertificate({ dataDir: pkiDir, hosts: ["127.0.0.1"] });
     const p = pkiPaths(pkiDir);
+    // One ServiceAccount signing key for every replica (SERVICE_ACCOUNT_SIGNING_KEY_FILE).
+    const saKey = path.join(pkiDir, "shared-sa.key");
+    writeFileSync(saKey, generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600 });
     shared = {
       env: {
         DATABASE_URL: await freshPostgresDatabase(),
         TLS_CERT_FILE: p.servingCert, TLS_KEY_FILE: p.servingKey, TLS_CA_FILE: p.caCert,
         CLUSTER_ADMIN_TOKEN: "replicas-shared-admin-token-0123456789",
+        SERVICE_ACCOUNT_SIGNING_KEY_FILE: saKey,
       },
       ca: readFileSync(p.caCert, "utf8"),
     };
@@ -130,6 +134,23 @@ describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 
         s.request("PUT", cmPath(ns, "ryw-0"), { body: { ...cur.body, data: { by: String(i), round: String(round) } } })));
       expect(answers.map((r) => r.status).sort(), answers.map((r) => r.text.slice(0, 200)).join(" | ")).toEqual([200, 409]);
     }
+  });
+
+  test("a ServiceAccount token minted on one replica (kubectl create token) is accepted by every replica", async () => {
+    const [a, b, c] = replicas;
+    const ns = "replicas-kubectl";
+    await a.kubectl(["create", "serviceaccount", "robot", "-n", ns]).catch(() => undefined);
+    const token = (await a.kubectl(["create", "token", "robot", "-n", ns])).stdout.trim();
+    for (const [label, s] of [["A", a], ["B", b], ["C", c]] as const) {
+      const r = await s.request("POST", "/apis/authentication.k8s.io/v1/selfsubjectreviews", {
+        token, body: { apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview" },
+      });
+      expect(r.status, `replica ${label}: ${r.text}`).toBe(201);
+      expect(r.body.status.userInfo.username).toBe(`system:serviceaccount:${ns}:robot`);
+    }
+    // Every replica publishes the same verification key.
+    const jwks = await Promise.all(replicas.map(async (s) => JSON.stringify((await s.request("GET", "/openid/v1/jwks")).body.keys)));
+    expect(new Set(jwks).size).toBe(1);
   });
 
   test("concurrent writes on all three replicas reach every watcher on every replica exactly once, in revision order", async () => {

@@ -1,6 +1,6 @@
 // Watchers that stop reading are bounded: once their client has taken nothing for a few seconds while bytes
 // wait, the server closes them and frees what they held, while a watcher that keeps reading gets every
-// event. Counted through /metrics (open long-running WATCH requests), so the check does not depend on how
+// event. Counted through /metrics (open long-running WATCH requests; apiserver_terminated_watchers_total), so the check does not depend on how
 // much the kernel's socket buffers happen to absorb under CI load.
 import https from "node:https";
 import tls from "node:tls";
@@ -56,6 +56,12 @@ async function openConfigMapWatches(s: Server): Promise<number> {
   return n;
 }
 
+async function terminatedConfigMapWatchers(s: Server): Promise<number> {
+  const text = (await s.request("GET", "/metrics")).text;
+  const line = text.split("\n").find((l) => l.startsWith('apiserver_terminated_watchers_total{resource="configmaps"}'));
+  return line ? Number(line.slice(line.lastIndexOf(" ") + 1)) : 0;
+}
+
 test(`${STUCK} watchers that stopped reading are closed; a reading watcher gets all ${EVENTS} events`, async () => {
   const healthy = await openWatch(server, "/api/v1/namespaces/slow/configmaps?watch=true");
   const stuck = Array.from({ length: STUCK }, () => stuckWatch(server));
@@ -69,6 +75,8 @@ test(`${STUCK} watchers that stopped reading are closed; a reading watcher gets 
     await waitFor("stuck watchers closed", async () => ((await openConfigMapWatches(server)) === 1 ? true : undefined), 30_000);
     await sleep(200);
     expect(healthy.isEnded()).toBe(false);
+    // Each closed watcher is counted once, whether its backlog grew too large or it stopped taking bytes.
+    expect(await terminatedConfigMapWatchers(server)).toBe(STUCK);
   } finally {
     healthy.close();
     for (const s of stuck) s.destroy();

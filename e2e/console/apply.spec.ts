@@ -75,6 +75,7 @@ test("a field another manager applied is a conflict explained in place; taking o
   await signIn(page, `/namespaces/${NAMESPACE}/configmaps/${name}?tab=yaml`);
   await editAndSave(page, (obj) => (obj.data.color = "blue"));
   await expect(page.getByTestId("save-notice")).toContainText("Saved as field manager");
+  await expect(page.getByTestId("field-manager-note")).toContainText("No edits");
 
   await applyAsOther(name, { color: "green" });
   // An untouched editor follows the live object.

@@ -54,6 +54,6 @@ test.describe("sign-in", () => {
     }
     await page.goto("/signin");
     await expect(page.getByTestId("token-help")).toContainText("data/admin-token");
-    await expect(page.getByTestId("token-help")).toContainText("kubectl create token <name> -n <namespace>");
+    await expect(page.getByTestId("token-help")).toContainText("kubectl create token <serviceaccount> -n <namespace>");
   });
 });

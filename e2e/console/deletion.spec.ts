@@ -2,9 +2,8 @@
 // grace seconds left), live; an object's dependents as links on its page; and the delete dialog's propagation
 // policy, sent as DeleteOptions, with the dependents that go (or stay) spelled out, and the kinds a user may
 // not list named instead of claiming there are none.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type Request } from "@playwright/test";
-import { ensureNamespaces, ensureObjects, kubectl, shot, signIn, uniqueName, USER_NAME, USER_TOKEN } from "./support";
+import { ensureNamespaces, ensureObjects, expectAccessible, kubectl, shot, signIn, uniqueName, USER_NAME, USER_TOKEN } from "./support";
 
 const NS = "e2e-deletion";
 
@@ -45,16 +44,6 @@ async function ownerTree(prefix: string) {
 
 const isDelete = (name: string) => (r: Request) => r.method() === "DELETE" && new URL(r.url()).pathname.endsWith(`/${name}`);
 
-/** The same axe rules as accessibility.spec.ts, in light and dark. */
-async function expectAccessible(page: Page, view: string) {
-  for (const theme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-    const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(serious.map((v) => `${view} (${theme}): ${v.id} ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`)).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-}
 
 async function openDeleteFromPage(page: Page) {
   await page.getByTestId("delete-object").click();

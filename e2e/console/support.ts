@@ -4,6 +4,7 @@ import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 import { E2E_ADMIN_TOKEN, E2E_DATA_DIR_FILE } from "../playwright.config";
 
@@ -84,6 +85,27 @@ export async function setEditorText(page: Page, text: string): Promise<void> {
   );
 }
 
+/** Every uncaught error and console error the page raises from now on (hydration mismatches among them). */
+export function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(`console: ${m.text()}`);
+  });
+  return errors;
+}
+
 export function uniqueName(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+}
+
+/** The same axe rules as accessibility.spec.ts (WCAG 2.1 A/AA, serious and critical), in light and dark. */
+export async function expectAccessible(page: Page, view: string): Promise<void> {
+  for (const theme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(serious.map((v) => `${view} (${theme}): ${v.id} ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`)).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
 }

@@ -46,7 +46,7 @@ function toResponse(request: Request, answer: ApiResponse): Response {
   for (const [k, v] of Object.entries(answer.headers)) for (const one of [v].flat()) headers.append(k, one);
   if (!answer.stream) return new Response(answer.body === undefined ? null : typeof answer.body === "string" ? answer.body : new Uint8Array(answer.body), { status: answer.status, headers });
   const source = answer.stream;
-  let stop: (() => void) | undefined;
+  let stop: ((reason?: "cut") => void) | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let ended = false;
   let untrack = () => {};
@@ -59,10 +59,11 @@ function toResponse(request: Request, answer: ApiResponse): Response {
         ended = true;
         clearTimeout(timer);
         untrack();
-        stop?.();
+        const dropped = cut || backlog() >= MAX_WATCH_BACKLOG_BYTES;
+        stop?.(dropped ? "cut" : undefined);
         try {
           // A consumer that stopped reading would hold its backlog: abort the response to free it now.
-          if (cut || backlog() >= MAX_WATCH_BACKLOG_BYTES) controller.error(new Error("watch backlog exceeded"));
+          if (dropped) controller.error(new Error("watch backlog exceeded"));
           else controller.close();
         } catch { /* already closed */ }
       };

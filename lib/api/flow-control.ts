@@ -49,8 +49,8 @@ function releasedWithStream(res: ApiResponse, release: () => void): ApiResponse 
       ...inner,
       start(sink) {
         const stop = inner.start(sink);
-        return () => {
-          stop();
+        return (reason) => {
+          stop(reason);
           release();
         };
       },

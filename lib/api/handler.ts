@@ -36,6 +36,8 @@ import { forbiddenError } from "./forbidden";
 import { admitted } from "./flow-control";
 import type { FlowController } from "../flowcontrol/flow-controller";
 import { apiVersionOf, servedGroups } from "../kinds";
+import { authorizeHistory, historyAttributes, historyRequest } from "../history/history-request";
+import { historyAnswer } from "../history/history-api";
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -56,8 +58,11 @@ export interface ApiRequest {
 }
 
 export interface WatchStream {
-  /** Start streaming into `sink`; returns a function that stops and frees everything. */
-  start(sink: WatchSink): () => void;
+  /**
+   * Start streaming into `sink`; returns a function that stops and frees everything. The adapters pass "cut"
+   * when they close a watcher that stopped reading (its backlog too large, or no progress for a while).
+   */
+  start(sink: WatchSink): (reason?: "cut") => void;
   timeoutMs: number;
 }
 
@@ -188,8 +193,8 @@ function audited(audit: (r: AuditRecord) => void, record: AuditRecord, res: ApiR
       start(sink) {
         const stop = inner.start(sink);
         let done = false;
-        return () => {
-          stop();
+        return (reason) => {
+          stop(reason);
           if (done) return;
           done = true;
           audit({ ...record, completed: new Date(), stage: "ResponseComplete" });
@@ -211,7 +216,8 @@ async function serve(rt: ApiRuntime, req: ApiRequest, record: AuditRecord, prett
   record.user = authenticated;
   const user = impersonate(rt.authorizer, authenticated, req);
   if (user !== authenticated) record.impersonatedUser = user;
-  const attrs = requestAttributes(user, req.method, req.path, req.query);
+  const history = historyRequest(req.method, req.path);
+  const attrs = history ? historyAttributes(user, history, req.query) : requestAttributes(user, req.method, req.path, req.query);
   record.verb = attrs.verb;
   if (attrs.type === "resource") {
     record.objectRef = {
@@ -228,10 +234,13 @@ async function serve(rt: ApiRuntime, req: ApiRequest, record: AuditRecord, prett
 async function authorizedServe(
   rt: ApiRuntime, req: ApiRequest, record: AuditRecord, pretty: boolean, user: UserInfo, attrs: Attributes,
 ): Promise<ApiResponse> {
-  const decision = rt.authorizer.authorize(attrs);
+  const history = historyRequest(req.method, req.path);
+  const decision = history ? authorizeHistory(rt.authorizer, history, attrs) : rt.authorizer.authorize(attrs);
   record.decision = decision.allowed ? "allow" : "forbid";
   record.reason = decision.reason;
   if (!decision.allowed) throw forbiddenError(attrs, decision.reason);
+  // Object history (lib/history): read-only JSON, authorized above like get (or list) on what it shows.
+  if (history) return json(await historyAnswer(rt.registry, rt.authorizer, user, history, req.query), pretty);
 
   const info = parseRequestPath(req.path, hasGroup);
   if (rt.metrics) noteRoute(req, info);

@@ -135,4 +135,17 @@ describe("watches", () => {
     stop();
     expect(counted(m)[0]).toMatchObject({ verb: "WATCH", group: "rbac.authorization.k8s.io", resource: "roles", scope: "namespace" });
   });
+
+  test("a watcher the adapter closes for taking no bytes (every send accepted) is counted once; a normal end is not", () => {
+    const m = new ServerMetrics();
+    const req = request("GET", "/api/v1/namespaces/d/configmaps?watch=true");
+    noteRoute(req, parseRequestPath(req.path, (g) => groups.has(g)));
+    const stream = { timeoutMs: 1000, start: (s: { send(b: Buffer): boolean }) => { s.send(Buffer.from("x")); return () => {}; } };
+    const stalled = recordRequest(m, req, { status: 200, headers: {}, stream }, performance.now()).stream!.start({ send: () => true, close: () => {} });
+    stalled("cut");
+    stalled("cut");
+    expect(m.terminatedWatchers.value(["configmaps"])).toBe(1);
+    recordRequest(m, req, { status: 200, headers: {}, stream }, performance.now()).stream!.start({ send: () => true, close: () => {} })();
+    expect(m.terminatedWatchers.value(["configmaps"])).toBe(1);
+  });
 });

@@ -122,8 +122,10 @@ export function recordRequest(metrics: ServerMetrics, req: ApiRequest, res: ApiR
         } : sink;
         const stop = inner.start(counted);
         let done = false;
-        return () => {
-          stop();
+        return (reason) => {
+          // Closed by the adapter for not reading (also when no event was refused: it stopped taking bytes).
+          if (reason === "cut" && watch && !cut) { cut = true; metrics.terminatedWatchers.inc([watch.resource]); }
+          stop(reason);
           if (done) return;
           done = true;
           metrics.longRunning.dec(longRunning);

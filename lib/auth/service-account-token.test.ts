@@ -93,6 +93,18 @@ describe("service account signing key", () => {
     writeFileSync(serviceAccountKeyPath(dir), privateKey.export({ type: "pkcs8", format: "pem" }));
     expect(() => ServiceAccountTokens.open({ dataDir: dir })).toThrow(/usable service account signing key/);
   });
+
+  it("signs with SERVICE_ACCOUNT_SIGNING_KEY_FILE when given, never generating one there", () => {
+    const file = path.join(dir, "shared-sa.key");
+    expect(() => ServiceAccountTokens.open({ dataDir: dir, signingKeyFile: file })).toThrow(/SERVICE_ACCOUNT_SIGNING_KEY_FILE .*shared-sa\.key is missing/);
+    expect(() => statSync(file)).toThrow();
+    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    writeFileSync(file, privateKey.export({ type: "pkcs8", format: "pem" }));
+    const [a, b] = [ServiceAccountTokens.open({ dataDir: dir, signingKeyFile: file }), ServiceAccountTokens.open({ dataDir: path.join(dir, "other"), signingKeyFile: file })];
+    expect(a.keyId).toBe(keyIdForPublicKey(privateKey));
+    expect(b.keyId).toBe(a.keyId);
+    expect(a.publicKeys()[0].alg).toBe("RS256");
+  });
 });
 
 describe("validateTokenRequest", () => {

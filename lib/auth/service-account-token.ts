@@ -198,6 +198,13 @@ export function ensureServiceAccountKey(dataDir: string): KeyObject {
   return privateKey;
 }
 
+/** SERVICE_ACCOUNT_SIGNING_KEY_FILE: an operator's key, never generated; missing or unusable is a start-up error. */
+export function readSigningKeyFile(file: string): KeyObject {
+  const key = readKeyFile(file);
+  if (!key) throw new Error(`SERVICE_ACCOUNT_SIGNING_KEY_FILE ${file} is missing or empty: give every replica the same PEM private key (RSA or EC)`);
+  return key;
+}
+
 // ---------- helpers ----------
 
 const ISO_SECONDS = (seconds: number) => new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -352,9 +359,12 @@ export class ServiceAccountTokens {
     this.now = options.now ?? Date.now;
   }
 
-  /** Loads (or on first start creates) <dataDir>/pki/sa.key and returns an issuer/verifier over it. */
-  static open(options: ServiceAccountTokensOptions): ServiceAccountTokens {
-    return new ServiceAccountTokens(ensureServiceAccountKey(options.dataDir), options);
+  /**
+   * Loads `signingKeyFile` (it must exist and hold a usable key: replicas share it) or else loads, on first
+   * start creating, <dataDir>/pki/sa.key; returns an issuer/verifier over it.
+   */
+  static open(options: ServiceAccountTokensOptions & { signingKeyFile?: string }): ServiceAccountTokens {
+    return new ServiceAccountTokens(options.signingKeyFile ? readSigningKeyFile(options.signingKeyFile) : ensureServiceAccountKey(options.dataDir), options);
   }
 
   /** The verification keys, for the JWKS document. */

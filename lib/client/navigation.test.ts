@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { kindByPlural, kinds, type AnyKind } from "../kinds";
 import { switchNamespaceHref } from "./console-routes";
-import { jumpKeys, kindTitle, navigationGroups } from "./navigation";
+import { breadcrumbTrail, jumpKeys, kindTitle, navigationGroups } from "./navigation";
 
 // The RBAC and Namespace kinds as the sidebar sees them (only what navigation reads), so these tests do not
 // depend on when lib/kinds registers them.
@@ -63,5 +63,30 @@ describe("switchNamespaceHref", () => {
 
   it("encodes a typed namespace as itself", () => {
     expect(switchNamespaceHref("/namespaces/dev/configmaps", "", "team-a")).toBe("/namespaces/team-a/configmaps");
+  });
+});
+
+describe("breadcrumbTrail", () => {
+  const none = new URLSearchParams();
+  const labels = (pathname: string, search = none) => breadcrumbTrail(pathname, search).crumbs.map((c) => (c.href ? `${c.label}@${c.href}` : c.label));
+
+  it("names namespace › kind › object on object and list pages", () => {
+    expect(labels("/namespaces/shop/pods/web-1")).toEqual(["shop@/namespaces/shop", "Pods@/namespaces/shop/pods", "web-1"]);
+    expect(labels("/namespaces/shop/pods")).toEqual(["shop@/namespaces/shop", "Pods"]);
+    expect(breadcrumbTrail("/namespaces/shop/pods/web-1", none).target).toEqual({ plural: "pods", namespace: "shop", name: "web-1" });
+  });
+
+  it("says all namespaces, or cluster for cluster-scoped kinds", () => {
+    expect(labels("/pods")).toEqual(["All namespaces@/", "Pods"]);
+    expect(labels("/persistentvolumes/pv-1")).toEqual(["Cluster", "PersistentVolumes@/persistentvolumes", "pv-1"]);
+    expect(labels("/namespaces/shop")).toEqual(["Cluster", "Namespaces@/namespaces", "shop"]);
+    expect(labels("/namespaces")).toEqual(["Cluster", "Namespaces"]);
+  });
+
+  it("decodes names, knows the create page, and has nothing for the overview", () => {
+    expect(labels("/namespaces/shop/configmaps/a%20b")).toEqual(["shop@/namespaces/shop", "ConfigMaps@/namespaces/shop/configmaps", "a b"]);
+    expect(labels("/create/pods", new URLSearchParams("namespace=shop"))).toEqual(["shop@/namespaces/shop", "Pods@/namespaces/shop/pods", "Create"]);
+    expect(labels("/")).toEqual([]);
+    expect(labels("/no-such-kind")).toEqual([]);
   });
 });

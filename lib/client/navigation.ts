@@ -90,3 +90,63 @@ export function kindTitle(kind: AnyKind): string {
   if (kind.kind.endsWith("y")) return `${kind.kind.slice(0, -1)}ies`;
   return `${kind.kind}s`;
 }
+
+export interface Crumb {
+  label: string;
+  /** Absent for the current page (the last crumb) and for a scope that has no page of its own. */
+  href?: string;
+  /** What the crumb is, for screen readers: "Namespace", "Kind", ... */
+  role: "namespace" | "scope" | "kind" | "object" | "action";
+}
+
+export interface Trail {
+  crumbs: Crumb[];
+  /** The list or object the page shows (pinnable). */
+  target?: { plural: string; namespace?: string; name?: string };
+}
+
+const decode = (s: string) => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+
+/**
+ * The breadcrumbs of a console URL: namespace › kind › object (or "All namespaces" / "Cluster" in place of
+ * the namespace). Pages that are neither a list nor an object (the overview) have none.
+ */
+export function breadcrumbTrail(pathname: string, search: URLSearchParams, list: readonly AnyKind[] = allKinds): Trail {
+  const parts = pathname.split("/").filter(Boolean).map(decode);
+  const byPlural = (p: string | undefined) => (p ? list.find((k) => k.plural === p) : undefined);
+  const namespacesKind = byPlural("namespaces");
+  const nsCrumb = (ns: string): Crumb => ({ label: ns, href: `/namespaces/${encodeURIComponent(ns)}`, role: "namespace" });
+  const kindCrumb = (kind: AnyKind, ns: string | undefined, current: boolean): Crumb => ({
+    label: kindTitle(kind),
+    href: current ? undefined : kind.namespaced && ns ? `/namespaces/${encodeURIComponent(ns)}/${kind.plural}` : `/${kind.plural}`,
+    role: "kind",
+  });
+  const scopeCrumb = (kind: AnyKind): Crumb => (kind.namespaced ? { label: "All namespaces", href: "/", role: "scope" } : { label: "Cluster", role: "scope" });
+
+  if (parts[0] === "create" && parts[1]) {
+    const kind = byPlural(parts[1]);
+    if (!kind) return { crumbs: [] };
+    const ns = kind.namespaced ? search.get("namespace") || undefined : undefined;
+    return { crumbs: [ns ? nsCrumb(ns) : scopeCrumb(kind), kindCrumb(kind, ns, false), { label: "Create", role: "action" }] };
+  }
+  if (parts[0] === "namespaces" && parts.length >= 2 && namespacesKind) {
+    const ns = parts[1];
+    if (parts.length === 2) {
+      return { crumbs: [scopeCrumb(namespacesKind), kindCrumb(namespacesKind, undefined, false), { label: ns, role: "object" }], target: { plural: "namespaces", name: ns } };
+    }
+    const kind = byPlural(parts[2]);
+    if (!kind) return { crumbs: [] };
+    if (parts.length === 3) return { crumbs: [nsCrumb(ns), kindCrumb(kind, ns, true)], target: { plural: kind.plural, namespace: ns } };
+    return { crumbs: [nsCrumb(ns), kindCrumb(kind, ns, false), { label: parts[3], role: "object" }], target: { plural: kind.plural, namespace: ns, name: parts[3] } };
+  }
+  const kind = byPlural(parts[0]);
+  if (!kind) return { crumbs: [] };
+  if (parts.length === 1) return { crumbs: [scopeCrumb(kind), kindCrumb(kind, undefined, true)], target: { plural: kind.plural } };
+  return { crumbs: [scopeCrumb(kind), kindCrumb(kind, undefined, false), { label: parts[1], role: "object" }], target: { plural: kind.plural, name: parts[1] } };
+}

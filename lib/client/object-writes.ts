@@ -1,13 +1,15 @@
 // Single-object reads and writes through the REST API (the editor's save, dry-run and create paths). Every
-// write names the console's field manager, so managedFields show `cluster-core-console`, not the browser.
+// write names the console's field manager, so managedFields show `cluster-core-console`, not the browser,
+// and asks for `fieldValidation=Strict`: a misspelled field (`labelz:`) is refused with the server's message
+// instead of being dropped silently.
 import type { AnyKind, KubeObject } from "../kinds";
 import { apiRequest } from "./api-client";
 import { collectionPath, objectPath, withDryRun } from "./resource-path";
 import { applyConfiguration, CONSOLE_FIELD_MANAGER } from "./server-side-apply";
 
-/** `?fieldManager=cluster-core-console` (and `force=true`) added to a path. */
-function withManager(path: string, force?: boolean): string {
-  const q = `fieldManager=${encodeURIComponent(CONSOLE_FIELD_MANAGER)}${force ? "&force=true" : ""}`;
+/** `?fieldManager=cluster-core-console&fieldValidation=Strict` (and `force=true`) added to a path. */
+export function withManager(path: string, force?: boolean): string {
+  const q = `fieldManager=${encodeURIComponent(CONSOLE_FIELD_MANAGER)}&fieldValidation=Strict${force ? "&force=true" : ""}`;
   return path + (path.includes("?") ? "&" : "?") + q;
 }
 

@@ -1,38 +1,63 @@
 import { describe, expect, it } from "vitest";
-import { kindJsonSchema } from "./openapi-schema";
+import { kindByKind, kinds } from "../kinds";
+import { kindEditorSchema, multiKindEditorSchema } from "./openapi-schema";
 
-const doc = {
-  components: {
-    schemas: {
-      "io.k8s.api.core.v1.ConfigMap": {
-        type: "object",
-        "x-kubernetes-group-version-kind": [{ group: "", kind: "ConfigMap", version: "v1" }],
-        properties: { kind: { type: "string" }, metadata: { allOf: [{ $ref: "#/components/schemas/meta.ObjectMeta" }] }, data: { type: "object" } },
-      },
-      "meta.ObjectMeta": { type: "object", properties: { ownerReferences: { items: { $ref: "#/components/schemas/meta.OwnerReference" } } } },
-      "meta.OwnerReference": { type: "object" },
-      "io.k8s.api.core.v1.Pod": { type: "object", "x-kubernetes-group-version-kind": [{ group: "", kind: "Pod", version: "v1" }] },
-      "io.k8s.api.rbac.v1.Role": { type: "object", "x-kubernetes-group-version-kind": [{ group: "rbac.authorization.k8s.io", kind: "Role", version: "v1" }] },
-    },
-  },
-};
+type Json = Record<string, any>;
 
-describe("kindJsonSchema", () => {
-  it("keeps the kind's schema and only the components it reaches, with kind and apiVersion pinned", () => {
-    const schema = kindJsonSchema(doc, "ConfigMap")!;
-    expect(Object.keys((schema.components as { schemas: object }).schemas)).toEqual(["meta.ObjectMeta", "meta.OwnerReference"]);
-    expect((schema.properties as Record<string, { enum?: string[] }>).kind.enum).toEqual(["ConfigMap"]);
-    expect((schema.properties as Record<string, { enum?: string[] }>).apiVersion.enum).toEqual(["v1"]);
+const def = (schema: Json, name: string) => (schema.definitions as Json)[name] as Json;
+
+describe("kindEditorSchema", () => {
+  it("refuses unknown fields of typed structs and accepts any key in maps, as kube decodes", () => {
+    const pod = kindEditorSchema(kindByKind("Pod")!) as Json;
+    expect(pod.additionalProperties).toBe(false);
+    const meta = def(pod, "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta");
+    expect(meta.additionalProperties).toBe(false);
+    expect(meta.properties.labels.additionalProperties).toEqual({ type: "string" });
+    expect(meta.properties.annotations.additionalProperties).toEqual({ type: "string" });
+    expect(def(pod, "io.k8s.api.core.v1.Container").additionalProperties).toBe(false);
+    const cm = kindEditorSchema(kindByKind("ConfigMap")!) as Json;
+    expect(cm.properties.data.additionalProperties).toEqual({ type: "string" });
+    expect(cm.properties.kind.enum).toEqual(["ConfigMap"]);
   });
 
-  it("finds a kind of another API group by its group and pins that group's apiVersion", () => {
-    const schema = kindJsonSchema(doc, "Role", "rbac.authorization.k8s.io")!;
-    expect((schema.properties as Record<string, { enum?: string[] }>).apiVersion.enum).toEqual(["rbac.authorization.k8s.io/v1"]);
-    expect(kindJsonSchema(doc, "Pod", "rbac.authorization.k8s.io")).toBeUndefined();
+  it("is built once per kind", () => {
+    expect(kindEditorSchema(kindByKind("Service")!)).toBe(kindEditorSchema(kindByKind("Service")!));
+  });
+});
+
+describe("multiKindEditorSchema", () => {
+  const schema = multiKindEditorSchema(kinds) as Json;
+
+  it("checks each document against the kind it names", () => {
+    const branches = schema.allOf as Json[];
+    const service = branches.find((b) => b.if.properties.kind.const === "Service")!;
+    expect(service.if.required).toEqual(["kind"]);
+    expect(service.then.properties.kind.enum).toEqual(["Service"]);
+    expect(service.then.properties.spec).toEqual((kindEditorSchema(kindByKind("Service")!) as Json).properties.spec);
+    expect(service.then.additionalProperties).toBe(false);
+    const role = branches.find((b) => b.if.properties.kind.const === "Role")!;
+    expect(role.then.properties.apiVersion.enum).toEqual(["rbac.authorization.k8s.io/v1"]);
+    expect(branches).toHaveLength(kinds.filter((k) => kindEditorSchema(k)).length);
   });
 
-  it("answers undefined when the document or the kind is missing", () => {
-    expect(kindJsonSchema(undefined, "Pod")).toBeUndefined();
-    expect(kindJsonSchema(doc, "Secret")).toBeUndefined();
+  it("holds every definition a branch refers to, and offers the served kinds and apiVersions", () => {
+    const refs = new Set<string>();
+    const walk = (v: unknown) => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) k === "$ref" ? refs.add(x as string) : walk(x);
+    };
+    walk(schema);
+    for (const ref of refs) expect(def(schema, ref.replace("#/definitions/", "")), ref).toBeDefined();
+    expect(schema.properties.kind.enum).toContain("ConfigMap");
+    expect(schema.properties.apiVersion.enum).toEqual(expect.arrayContaining(["v1", "rbac.authorization.k8s.io/v1"]));
+    expect(schema.additionalProperties).toBeUndefined();
+  });
+
+  it("puts the first kind first and is memoised per list", () => {
+    const svc = kindByKind("Service")!;
+    const list = [svc, ...kinds.filter((k) => k !== svc)];
+    const a = multiKindEditorSchema(list) as Json;
+    expect(a.properties.kind.enum[0]).toBe("Service");
+    expect(multiKindEditorSchema([...list])).toBe(a);
   });
 });

@@ -1,62 +1,53 @@
-// Turns our OpenAPI v3 document of a group version (/openapi/v3/api/v1, /openapi/v3/apis/<group>/v1) into
-// one JSON Schema per kind for monaco-yaml:
-// the kind's schema plus only the component schemas it reaches, with `kind` and `apiVersion` pinned
-// (so completion offers the right values). Absent document or kind → undefined, and the editor falls back
-// to YAML syntax checking only.
+// The JSON Schemas the YAML editor gives monaco-yaml, built in the browser from the kinds' own schemas
+// (lib/openapi's `jsonSchemaFor`: the source of the server's OpenAPI documents and of its fieldValidation),
+// so opening the editor fetches and converts no OpenAPI document. As kube decodes: every typed struct refuses
+// unknown fields (`additionalProperties: false`), maps (labels, annotations, data, selector) take any key.
+// - `kindEditorSchema(kind)`: one kind, kind and apiVersion pinned;
+// - `multiKindEditorSchema(kinds)`: for a multi-document text, each document checked against the schema of
+//   the kind it names (`if kind == K then <K's schema>`), a document naming no served kind only for `kind`.
+// Both are memoised: the same object comes back for the same kinds, so the editor registers it once.
+import { jsonSchemaFor } from "../openapi/json-schema";
+import { apiVersionOf, type AnyKind } from "../kinds";
 
 type Json = Record<string, unknown>;
 
-export interface OpenApiDocument {
-  components?: { schemas?: Record<string, Json> };
+const single = new Map<string, Json | undefined>();
+const multi = new Map<string, Json | undefined>();
+
+/** One kind's schema for the editor; undefined for a kind without a schema (the editor checks syntax only). */
+export function kindEditorSchema(kind: AnyKind): Json | undefined {
+  if (!single.has(kind.kind)) single.set(kind.kind, jsonSchemaFor(kind) as Json | undefined);
+  return single.get(kind.kind);
 }
 
-const refPrefix = "#/components/schemas/";
-
-function findKindSchemaName(schemas: Record<string, Json>, kind: string, group: string): string | undefined {
-  for (const [name, schema] of Object.entries(schemas)) {
-    const gvks = schema["x-kubernetes-group-version-kind"] as { group?: string; version?: string; kind?: string }[] | undefined;
-    if (gvks?.some((g) => (g.group ?? "") === group && g.version === "v1" && g.kind === kind)) return name;
+/** A schema under which each YAML document is validated as the kind its `kind:` names. */
+export function multiKindEditorSchema(kinds: readonly AnyKind[]): Json | undefined {
+  const key = kinds.map((k) => k.kind).join(",");
+  if (multi.has(key)) return multi.get(key);
+  const definitions: Json = {};
+  const branches: Json[] = [];
+  const served: AnyKind[] = [];
+  for (const kind of kinds) {
+    const schema = kindEditorSchema(kind);
+    if (!schema) continue;
+    const { definitions: defs, $schema: _draft, title: _title, ...root } = schema;
+    Object.assign(definitions, defs as Json);
+    served.push(kind);
+    branches.push({ if: { properties: { kind: { const: kind.kind } }, required: ["kind"] }, then: root });
   }
-  // Documents without GVK extensions: fall back to the conventional name.
-  return Object.keys(schemas).find(
-    (n) => !schemas[n]["x-kubernetes-group-version-kind"] && (n === `io.k8s.api.core.v1.${kind}` || n.endsWith(`.v1.${kind}`)),
-  );
-}
-
-function collectRefs(value: unknown, into: Set<string>, schemas: Record<string, Json>): void {
-  if (Array.isArray(value)) {
-    for (const v of value) collectRefs(v, into, schemas);
-    return;
-  }
-  if (!value || typeof value !== "object") return;
-  for (const [key, v] of Object.entries(value)) {
-    if (key === "$ref" && typeof v === "string" && v.startsWith(refPrefix)) {
-      const name = v.slice(refPrefix.length);
-      if (!into.has(name) && schemas[name]) {
-        into.add(name);
-        collectRefs(schemas[name], into, schemas);
+  const out: Json | undefined = served.length
+    ? {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        type: "object",
+        properties: {
+          apiVersion: { type: "string", enum: [...new Set(served.map(apiVersionOf))] },
+          kind: { type: "string", enum: served.map((k) => k.kind) },
+        },
+        required: ["apiVersion", "kind"],
+        allOf: branches,
+        definitions,
       }
-    } else {
-      collectRefs(v, into, schemas);
-    }
-  }
-}
-
-/** `group` is the kind's API group ("" for core); apiVersion is pinned to `v1` or `<group>/v1`. */
-export function kindJsonSchema(doc: OpenApiDocument | undefined, kind: string, group = ""): Json | undefined {
-  const schemas = doc?.components?.schemas;
-  if (!schemas) return undefined;
-  const name = findKindSchemaName(schemas, kind, group);
-  if (!name) return undefined;
-  const root = schemas[name];
-  const reached = new Set<string>();
-  collectRefs(root, reached, schemas);
-  const properties = { ...((root.properties as Json | undefined) ?? {}) };
-  properties.kind = { ...((properties.kind as Json | undefined) ?? {}), enum: [kind] };
-  properties.apiVersion = { ...((properties.apiVersion as Json | undefined) ?? {}), enum: [group ? `${group}/v1` : "v1"] };
-  return {
-    ...root,
-    properties,
-    components: { schemas: Object.fromEntries([...reached].sort().map((n) => [n, schemas[n]])) },
-  };
+    : undefined;
+  multi.set(key, out);
+  return out;
 }

@@ -8,6 +8,8 @@ export const queryKeys = {
     ["cluster-core", "list", plural, scope.namespace ?? "", scope.labelSelector ?? "", scope.fieldSelector ?? ""] as const,
   /** The namespaces offered by the switcher; `candidates` matter only when the user may not list them. */
   namespaces: (candidates: readonly string[] = []) => ["cluster-core", "namespaces", candidates.join(",")] as const,
+  /** A list fetched once for the command palette (a kind not loaded by any view). */
+  searchList: (plural: string, namespace: string) => ["cluster-core", "search-list", plural, namespace] as const,
   /** One object read directly (when the user may get but not list/watch it). */
   object: (plural: string, namespace: string, name: string) => ["cluster-core", "object", plural, namespace, name] as const,
   /** One object's managedFields (read by GET: list and watch caches drop them), per resourceVersion. */

@@ -12,38 +12,63 @@ export interface PodReferences {
   serviceAccount: string;
 }
 
-/** Everything a pod refers to by name in its own namespace (volumes, env, envFrom, pull secrets). */
-export function podReferences(pod: KubeObject): PodReferences {
+export interface PodUsage {
+  kind: "ServiceAccount" | "ConfigMap" | "Secret" | "PersistentVolumeClaim";
+  name: string;
+  /** How the pod uses it, e.g. `volume "config"`, `env DB_PASSWORD in app`, `envFrom in app`, `image pull secret`. */
+  via: string[];
+}
+
+const usageOrder: PodUsage["kind"][] = ["ServiceAccount", "ConfigMap", "Secret", "PersistentVolumeClaim"];
+
+/** Every object a pod refers to by name in its own namespace, with how it uses each (volumes, env, envFrom, pull secrets). */
+export function podUsages(pod: KubeObject): PodUsage[] {
   const spec = (pod.spec ?? {}) as Loose;
-  const refs: PodReferences = { secrets: new Set(), configMaps: new Set(), claims: new Set(), serviceAccount: spec.serviceAccountName || spec.serviceAccount || "default" };
-  const add = (set: Set<string>, name: unknown) => {
-    if (typeof name === "string" && name) set.add(name);
+  const found = new Map<string, PodUsage>();
+  const add = (kind: PodUsage["kind"], name: unknown, via: string) => {
+    if (typeof name !== "string" || !name) return;
+    const key = `${kind}/${name}`;
+    const usage = found.get(key) ?? { kind, name, via: [] };
+    if (!usage.via.includes(via)) usage.via.push(via);
+    found.set(key, usage);
   };
+  add("ServiceAccount", spec.serviceAccountName || spec.serviceAccount || "default", "runs as");
   for (const volume of (spec.volumes ?? []) as Loose[]) {
-    add(refs.secrets, volume.secret?.secretName);
-    add(refs.configMaps, volume.configMap?.name);
-    add(refs.claims, volume.persistentVolumeClaim?.claimName);
+    const via = `volume ${volume.name}`;
+    add("Secret", volume.secret?.secretName, via);
+    add("ConfigMap", volume.configMap?.name, via);
+    add("PersistentVolumeClaim", volume.persistentVolumeClaim?.claimName, via);
     for (const source of (volume.projected?.sources ?? []) as Loose[]) {
-      add(refs.secrets, source.secret?.name);
-      add(refs.configMaps, source.configMap?.name);
+      add("Secret", source.secret?.name, via);
+      add("ConfigMap", source.configMap?.name, via);
     }
   }
   for (const container of [...((spec.initContainers ?? []) as Loose[]), ...((spec.containers ?? []) as Loose[]), ...((spec.ephemeralContainers ?? []) as Loose[])]) {
     for (const env of (container.env ?? []) as Loose[]) {
-      add(refs.secrets, env.valueFrom?.secretKeyRef?.name);
-      add(refs.configMaps, env.valueFrom?.configMapKeyRef?.name);
+      add("Secret", env.valueFrom?.secretKeyRef?.name, `env ${env.name} in ${container.name}`);
+      add("ConfigMap", env.valueFrom?.configMapKeyRef?.name, `env ${env.name} in ${container.name}`);
     }
     for (const from of (container.envFrom ?? []) as Loose[]) {
-      add(refs.secrets, from.secretRef?.name);
-      add(refs.configMaps, from.configMapRef?.name);
+      add("Secret", from.secretRef?.name, `envFrom in ${container.name}`);
+      add("ConfigMap", from.configMapRef?.name, `envFrom in ${container.name}`);
     }
   }
-  for (const pull of (spec.imagePullSecrets ?? []) as Loose[]) add(refs.secrets, pull.name);
+  for (const pull of (spec.imagePullSecrets ?? []) as Loose[]) add("Secret", pull.name, "image pull secret");
+  return [...found.values()].sort((a, b) => usageOrder.indexOf(a.kind) - usageOrder.indexOf(b.kind) || a.name.localeCompare(b.name));
+}
+
+/** Everything a pod refers to by name in its own namespace, by kind. */
+export function podReferences(pod: KubeObject): PodReferences {
+  const refs: PodReferences = { secrets: new Set(), configMaps: new Set(), claims: new Set(), serviceAccount: "default" };
+  for (const u of podUsages(pod)) {
+    if (u.kind === "ServiceAccount") refs.serviceAccount = u.name;
+    else (u.kind === "Secret" ? refs.secrets : u.kind === "ConfigMap" ? refs.configMaps : refs.claims).add(u.name);
+  }
   return refs;
 }
 
 /** Whether a Service's selector picks this pod (a Service without a selector selects nothing by itself). */
-function selects(service: KubeObject, pod: KubeObject): boolean {
+export function selects(service: KubeObject, pod: KubeObject): boolean {
   const selector = ((service.spec as Loose | undefined)?.selector ?? {}) as Record<string, string>;
   const keys = Object.keys(selector);
   if (keys.length === 0) return false;
@@ -83,6 +108,13 @@ export function relatedPods(obj: KubeObject, kind: string, pods: Iterable<KubeOb
   return { verb: kind === "Service" ? "selects" : "uses", pods: out };
 }
 
+/** The Services of the pod's namespace whose selector picks it, by name. */
+export function servicesSelecting(pod: KubeObject, services: Iterable<KubeObject>): KubeObject[] {
+  const out: KubeObject[] = [];
+  for (const service of services) if (service.metadata?.namespace === pod.metadata?.namespace && selects(service, pod)) out.push(service);
+  return out.sort((a, b) => (a.metadata.name ?? "").localeCompare(b.metadata.name ?? ""));
+}
+
 export interface ObjectLink {
   kind: string;
   namespace?: string;
@@ -98,4 +130,18 @@ export function forwardLinks(obj: KubeObject, kind: string): ObjectLink[] {
   if (kind === "Endpoints") return [{ kind: "Service", namespace: obj.metadata.namespace, name: obj.metadata.name ?? "", why: "Service" }];
   if (kind === "Service") return [{ kind: "Endpoints", namespace: obj.metadata.namespace, name: obj.metadata.name ?? "", why: "Endpoints" }];
   return [];
+}
+
+/** The legacy token Secrets of a ServiceAccount: type service-account-token, annotated with its name (and uid, when set). */
+export function tokenSecretsOf(serviceAccount: KubeObject, secrets: Iterable<KubeObject>): KubeObject[] {
+  const out: KubeObject[] = [];
+  for (const secret of secrets) {
+    const a = secret.metadata?.annotations ?? {};
+    if ((secret as Loose).type !== "kubernetes.io/service-account-token" || secret.metadata?.namespace !== serviceAccount.metadata?.namespace) continue;
+    if (a["kubernetes.io/service-account.name"] !== serviceAccount.metadata?.name) continue;
+    const uid = a["kubernetes.io/service-account.uid"];
+    if (uid && serviceAccount.metadata?.uid && uid !== serviceAccount.metadata.uid) continue;
+    out.push(secret);
+  }
+  return out.sort((a, b) => (a.metadata.name ?? "").localeCompare(b.metadata.name ?? ""));
 }

@@ -50,3 +50,11 @@ describe("stillHeld", () => {
     expect(stillHeld({ kind: "ConfigMap", metadata: { finalizers: ["x/y"] } })).toBe(false);
   });
 });
+
+describe("termination seconds left", () => {
+  it("never reads more than the grace period, even when the clock lags the timestamp", () => {
+    const obj = { metadata: { name: "p", deletionTimestamp: "2026-01-01T00:00:30Z", deletionGracePeriodSeconds: 30 } };
+    expect(termination(obj as never, Date.parse("2026-01-01T00:00:00Z") - 700)?.secondsLeft).toBe(30);
+    expect(termination(obj as never, Date.parse("2026-01-01T00:00:10Z"))?.secondsLeft).toBe(20);
+  });
+});

@@ -19,7 +19,9 @@ export function termination(obj: KubeObject, now: number): Termination | undefin
   const out: Termination = { deletionTimestamp: m.deletionTimestamp, finalizers: [...(m.finalizers ?? [])] };
   const grace = m.deletionGracePeriodSeconds ?? 0;
   const due = Date.parse(m.deletionTimestamp);
-  if (grace > 0 && !Number.isNaN(due)) out.secondsLeft = Math.max(0, Math.ceil((due - now) / 1000));
+  // Never more than the grace period itself: the timestamp has whole seconds and `now` ticks once a second,
+  // so the raw difference can read one over it just after the delete.
+  if (grace > 0 && !Number.isNaN(due)) out.secondsLeft = Math.min(grace, Math.max(0, Math.ceil((due - now) / 1000)));
   return out;
 }
 

@@ -9,6 +9,7 @@ import type { AnyKind } from "../kinds";
 import { accessAttributes, authorizationNamespace, decideFromRules, deniedReason, type AccessDecision, type Verb } from "./access-rules";
 import { accessReview, rulesReview, whoAmI, type WhoAmI } from "./review-requests";
 import { queryKeys } from "./query-keys";
+import { useHydrated } from "./use-hydrated";
 
 const PERMISSION_STALE_MS = 30_000;
 
@@ -67,9 +68,12 @@ export function useAccessChecker(kind: AnyKind | undefined, targets: readonly Ac
       retry: noRetryOnAuth,
     })),
   });
+  // On the server and while hydrating, as the server rendered it (the cache may hold reviews the page fetched since).
+  const hydrated = useHydrated();
 
   return (verb: Verb, target: AccessTarget): Access => {
     if (!kind) return { decision: "unknown", allowed: true };
+    if (!hydrated) return { decision: "loading", allowed: true };
     const ns = authorizationNamespace(kind, target.namespace, target.name);
     if (ns) {
       const query = rules[nsList.indexOf(ns)];

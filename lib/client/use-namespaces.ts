@@ -6,9 +6,11 @@
 //     `default`, each kept only if its SelfSubjectRulesReview lets the user read something there;
 // (c) on 404/405 (a server without the Namespace API): namespaces named by cluster-wide lists of the
 //     namespaced kinds.
-// Namespaces of lists already in the cache are added in every case.
+// Namespaces of lists already in the cache are added in every case. When the user may list them, the list is
+// kept live by a (background) watch shared with the Namespaces page: created ones appear and deleted ones go
+// as it happens, and those being deleted are reported as terminating.
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
-import { kinds } from "../kinds";
+import { kindByPlural, kinds } from "../kinds";
 import { grantsAccessInNamespace } from "./access-rules";
 import { apiRequest } from "./api-client";
 import { ApiError } from "./api-error";
@@ -17,6 +19,8 @@ import type { ListBody, ListState } from "./list-state";
 import { queryKeys } from "./query-keys";
 import { collectionPath } from "./resource-path";
 import { rulesQuery } from "./use-access";
+import { useHydrated } from "./use-hydrated";
+import { useResourceList } from "./use-resource-list";
 
 export type NamespaceSource = "list" | "checked" | "derived";
 
@@ -26,7 +30,11 @@ export interface NamespaceChoices {
   source: NamespaceSource | undefined;
   isLoading: boolean;
   error: Error | null;
+  /** Namespaces being deleted (deletionTimestamp set), from the live list. */
+  terminating: ReadonlySet<string>;
 }
+
+const namespaceKind = kindByPlural("namespaces");
 
 const DEFAULT_NAMESPACE = "default";
 
@@ -63,6 +71,7 @@ async function checkedNamespaces(client: QueryClient, candidates: readonly strin
 
 export function useNamespaces(enabled: boolean, current?: string): NamespaceChoices {
   const client = useQueryClient();
+  const hydrated = useHydrated();
   const noRetryOnAuth = (count: number, error: unknown) => count < 1 && (error as { code?: number }).code !== 401;
   const listed = useQuery({ queryKey: queryKeys.namespaces(), queryFn: listNamespaces, enabled, staleTime: 30_000, retry: noRetryOnAuth });
   const forbidden = listed.data?.source === "forbidden";
@@ -74,9 +83,25 @@ export function useNamespaces(enabled: boolean, current?: string): NamespaceChoi
     staleTime: 30_000,
     retry: noRetryOnAuth,
   });
-  const names = new Set(forbidden ? (checked.data ?? []) : (listed.data?.names ?? []));
+  const live = useResourceList(namespaceKind, {}, { enabled: enabled && listed.data?.source === "list", background: true });
+  // On the server and while hydrating, nothing is known yet: the cache may already hold lists the page fetched
+  // (the overview's cluster-wide lists name every namespace), which the server's render did not have.
+  if (!hydrated) return { namespaces: [], source: undefined, isLoading: enabled, error: null, terminating: new Set() };
+  const terminating = new Set<string>();
+  let listedNames = listed.data?.names ?? [];
+  if (live.data) {
+    listedNames = [];
+    for (const ns of live.data.items.values()) {
+      const name = ns.metadata?.name;
+      if (!name) continue;
+      listedNames.push(name);
+      if (ns.metadata?.deletionTimestamp) terminating.add(name);
+    }
+  }
+  const names = new Set(forbidden ? (checked.data ?? []) : listedNames);
   // Lists already cached (live) know namespaces that appeared since the last fetch.
-  for (const [, state] of client.getQueriesData<ListState>({ queryKey: [...queryKeys.all, "list"] })) {
+  // Every namespaced object lives in an existing namespace, so a live list of namespaces needs no help.
+  for (const [, state] of live.data ? [] : client.getQueriesData<ListState>({ queryKey: [...queryKeys.all, "list"] })) {
     if (!state?.items) continue;
     if (state.items.size > 20_000) continue;
     for (const obj of state.items.values()) if (obj.metadata?.namespace) names.add(obj.metadata.namespace);
@@ -86,5 +111,6 @@ export function useNamespaces(enabled: boolean, current?: string): NamespaceChoi
     source: listed.data === undefined ? undefined : listed.data.source === "forbidden" ? "checked" : listed.data.source,
     isLoading: listed.isLoading || (forbidden && checked.isLoading),
     error: (listed.error ?? checked.error) as Error | null,
+    terminating,
   };
 }

@@ -10,6 +10,7 @@ import { applyWatchEvents, type WatchEvent } from "./apply-watch-event";
 import { listStateFromBody, type ListBody, type ListState } from "./list-state";
 import { queryKeys } from "./query-keys";
 import { listUrl, watchUrl, type ListScope } from "./resource-path";
+import { useHydrated } from "./use-hydrated";
 import { startWatch, type WatchStatus } from "./watch-connection";
 
 interface ActiveWatch {
@@ -170,6 +171,9 @@ export function useResourceList(kind: AnyKind | undefined, scope: ListScope, opt
     () => "connecting\u0000",
   );
   const [status, detail] = watchState.split("\u0000") as [WatchStatus, string];
+  // On the server and while hydrating, render what the server rendered (no data), whatever the cache holds.
+  const hydrated = useHydrated();
+  if (!hydrated) return { data: undefined, error: null, isLoading: enabled, status: "connecting", statusDetail: undefined, refetch: () => void query.refetch() };
 
   return {
     data: query.data,

@@ -107,20 +107,52 @@ export interface TextRange {
   exact: boolean;
 }
 
+/** The value kube quotes in a cause (`Invalid value: "bad label!": ...`), if any. */
+export function causeValue(message: string | undefined): string | undefined {
+  const m = /^(?:Invalid value|Duplicate value|Unsupported value|Forbidden): ("(?:[^"\\]|\\.)*")/.exec(message ?? "");
+  if (!m) return undefined;
+  try {
+    return JSON.parse(m[1]) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+type Pair = { key: unknown; value: unknown };
+
+const keyText = (p: Pair) => (isScalar(p.key) ? String(p.key.value) : undefined);
+
 /**
  * Where `fieldPath` sits in the YAML text (1-based lines and columns, like Monaco). A path that does not
  * exist (a Required field) points at the deepest parent that does: its key, so the marker is visible.
+ * Map keys may hold dots (`metadata.labels.app.kubernetes.io/name`): the longest key present wins. kube
+ * reports a bad label or annotation at the map's own path (`metadata.labels`) with the key or value as the
+ * cause's value: given `value`, a map path lands on the entry with that key (or else that value), so the
+ * marker sits on its line, not on `labels:`. `documentIndex` picks a document of a multi-document text
+ * (counting non-empty documents, as `parseYamlDocuments` does).
  */
-export function fieldPathToRange(text: string, fieldPath: string): TextRange | undefined {
+export function fieldPathToRange(text: string, fieldPath: string, value?: string, documentIndex = 0): TextRange | undefined {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { ...parseOptions, lineCounter, keepSourceTokens: false });
-  if (!doc.contents) return undefined;
+  const all = parseAllDocuments(text, { ...parseOptions, lineCounter, keepSourceTokens: false });
+  const doc = (Array.isArray(all) ? all : []).filter((d) => d.contents && !(isScalar(d.contents) && d.contents.value == null))[documentIndex];
+  if (!doc?.contents) return undefined;
   let node: Node | null = doc.contents as Node;
   let keyNode: Node | undefined;
   let exact = true;
-  for (const segment of parseFieldPath(fieldPath)) {
+  const segments = parseFieldPath(fieldPath);
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i];
     if (isMap(node)) {
-      const pair: { key: unknown; value: unknown } | undefined = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(segment));
+      const items = node.items as Pair[];
+      let pair: Pair | undefined;
+      // The longest run of segments that is one key of this map (`app.kubernetes.io/name`).
+      for (let j = segments.length; j > i && !pair; j--) {
+        const run = segments.slice(i, j);
+        if (j - i > 1 && run.some((r) => typeof r === "number")) continue;
+        const key = run.join(".");
+        pair = items.find((p) => keyText(p) === key);
+        if (pair) i = j - 1;
+      }
       if (!pair) {
         exact = false;
         break;
@@ -135,6 +167,14 @@ export function fieldPathToRange(text: string, fieldPath: string): TextRange | u
       break;
     }
   }
+  if (exact && value !== undefined && isMap(node)) {
+    const items = node.items as Pair[];
+    const entry = items.find((p) => keyText(p) === value) ?? items.find((p) => isScalar(p.value) && String(p.value.value) === value);
+    if (entry) {
+      keyNode = entry.key as Node;
+      node = entry.key as Node;
+    }
+  }
   // A scalar marks its value; a collection marks its key (marking a whole subtree would hide other markers).
   const target = (node && (isScalar(node) || !keyNode) ? node : keyNode) ?? node;
   const range = target?.range;
@@ -145,4 +185,18 @@ export function fieldPathToRange(text: string, fieldPath: string): TextRange | u
   const a = lineCounter.linePos(start);
   const b = lineCounter.linePos(Math.min(end, text.length));
   return { startLine: a.line, startColumn: a.col, endLine: b.line, endColumn: b.col, exact };
+}
+
+/**
+ * The smallest single edit turning `from` into `to` (common prefix and suffix kept), as offsets into
+ * `from`; undefined when they are equal. The editor replaces text this way so the cursor stays put.
+ */
+export function minimalEdit(from: string, to: string): { start: number; end: number; text: string } | undefined {
+  if (from === to) return undefined;
+  let start = 0;
+  const max = Math.min(from.length, to.length);
+  while (start < max && from.charCodeAt(start) === to.charCodeAt(start)) start++;
+  let tail = 0;
+  while (tail < max - start && from.charCodeAt(from.length - 1 - tail) === to.charCodeAt(to.length - 1 - tail)) tail++;
+  return { start, end: from.length - tail, text: to.slice(start, to.length - tail) };
 }

@@ -15,6 +15,7 @@ describe("loadServerConfig", () => {
     expect(c.tlsKeyFile).toBeUndefined();
     expect(c.insecureHttp).toBe(false);
     expect(c.compactionWindowSeconds).toBe(300);
+    expect([c.historyRevisions, c.historyDays]).toEqual([50, 7]);
     expect("adminToken" in c).toBe(false);
   });
 
@@ -25,6 +26,7 @@ describe("loadServerConfig", () => {
       INSECURE_HTTP: "1", COMPACTION_WINDOW_SECONDS: "60", TOKEN_AUTH_FILE: "/etc/cc/tokens.csv",
       SERVICE_CLUSTER_IP_RANGE: "10.0.0.0/24", SERVICE_NODE_PORT_RANGE: "31000-31009", EVENT_TTL_SECONDS: "600",
       MAX_REQUESTS_INFLIGHT: "800", MAX_MUTATING_REQUESTS_INFLIGHT: "0", REQUEST_TIMEOUT_SECONDS: "30",
+      HISTORY_REVISIONS: "10", HISTORY_DAYS: "0", SERVICE_ACCOUNT_SIGNING_KEY_FILE: "/etc/cc/sa.key",
     });
     expect(c).toEqual({
       port: 8443, host: "127.0.0.1", dataDir: "/srv/cc", databaseUrl: "postgresql://u@localhost/cc",
@@ -32,7 +34,10 @@ describe("loadServerConfig", () => {
       insecureHttp: true, compactionWindowSeconds: 60, tokenAuthFile: "/etc/cc/tokens.csv",
       serviceClusterIPRange: "10.0.0.0/24", serviceNodePortRange: { base: 31000, size: 10 }, eventTTLSeconds: 600,
       maxRequestsInflight: 800, maxMutatingRequestsInflight: 0, requestTimeoutSeconds: 30,
+      historyRevisions: 10, historyDays: 0, serviceAccountSigningKeyFile: "/etc/cc/sa.key",
     });
+    expect(() => loadServerConfig({ HISTORY_REVISIONS: "0" })).toThrow(/HISTORY_REVISIONS/);
+    expect(() => loadServerConfig({ HISTORY_DAYS: "-1" })).toThrow(/HISTORY_DAYS/);
   });
 
   it("defaults the flow-control settings as kube-apiserver does and names a bad one", () => {

@@ -27,8 +27,18 @@ export interface ServerConfig {
   insecureHttp: boolean;
   /** How long (seconds) old resource versions stay readable before compaction. Default 300. */
   compactionWindowSeconds: number;
+  /** Object history: the last revisions kept per object beyond the window (HISTORY_REVISIONS). Default 50. */
+  historyRevisions: number;
+  /** Object history: days a deleted object's revisions are kept after its deletion (HISTORY_DAYS). Default 7. */
+  historyDays: number;
   /** Absolute path of a kube-apiserver static token CSV (TOKEN_AUTH_FILE): `token,user,uid,"group1,group2"`. */
   tokenAuthFile?: string;
+  /**
+   * Absolute path of the ServiceAccount token signing key (SERVICE_ACCOUNT_SIGNING_KEY_FILE, kube-apiserver's
+   * --service-account-signing-key-file): replicas given the same file accept each other's tokens. Unset: the
+   * key in <dataDir>/pki/sa.key, generated on first start.
+   */
+  serviceAccountSigningKeyFile?: string;
   /** Service cluster IP range (SERVICE_CLUSTER_IP_RANGE), a CIDR. Default 10.96.0.0/12 (kubeadm's). */
   serviceClusterIPRange: string;
   /** Service node port range (SERVICE_NODE_PORT_RANGE). Default 30000-32767. */
@@ -49,6 +59,8 @@ export const DEFAULT_PORT = 6443;
 export const DEFAULT_HOST = "0.0.0.0";
 export const DEFAULT_DATA_DIR = "./data";
 export const DEFAULT_COMPACTION_WINDOW_SECONDS = 300;
+export const DEFAULT_HISTORY_REVISIONS = 50;
+export const DEFAULT_HISTORY_DAYS = 7;
 export const DEFAULT_SERVICE_CLUSTER_IP_RANGE = "10.96.0.0/12";
 export const DEFAULT_SERVICE_NODE_PORT_RANGE = "30000-32767";
 export const DEFAULT_EVENT_TTL_SECONDS = 3600;
@@ -159,8 +171,13 @@ export function loadServerConfig(env: Env = process.env): ServerConfig {
     ? DEFAULT_COMPACTION_WINDOW_SECONDS
     : parseInteger("COMPACTION_WINDOW_SECONDS", windowRaw, 1, 365 * 24 * 3600);
 
+  const revisionsRaw = read(env, "HISTORY_REVISIONS");
+  const historyRevisions = revisionsRaw === undefined ? DEFAULT_HISTORY_REVISIONS : parseInteger("HISTORY_REVISIONS", revisionsRaw, 1, 100_000);
+  const daysRaw = read(env, "HISTORY_DAYS");
+  const historyDays = daysRaw === undefined ? DEFAULT_HISTORY_DAYS : parseInteger("HISTORY_DAYS", daysRaw, 0, 3650);
+
   const config: ServerConfig = {
-    host, port, dataDir, databaseUrl, insecureHttp, compactionWindowSeconds,
+    host, port, dataDir, databaseUrl, insecureHttp, compactionWindowSeconds, historyRevisions, historyDays,
     serviceClusterIPRange: DEFAULT_SERVICE_CLUSTER_IP_RANGE, serviceNodePortRange: { base: 30000, size: 2768 },
     eventTTLSeconds: DEFAULT_EVENT_TTL_SECONDS,
     maxRequestsInflight: DEFAULT_MAX_REQUESTS_INFLIGHT,
@@ -182,6 +199,8 @@ export function loadServerConfig(env: Env = process.env): ServerConfig {
   config.requestTimeoutSeconds = timeout === undefined ? DEFAULT_REQUEST_TIMEOUT_SECONDS : parseInteger("REQUEST_TIMEOUT_SECONDS", timeout, 1, 24 * 3600);
   const tokenFile = read(env, "TOKEN_AUTH_FILE");
   if (tokenFile !== undefined) config.tokenAuthFile = path.resolve(tokenFile);
+  const signingKey = read(env, "SERVICE_ACCOUNT_SIGNING_KEY_FILE");
+  if (signingKey !== undefined) config.serviceAccountSigningKeyFile = path.resolve(signingKey);
   if (certRaw !== undefined && keyRaw !== undefined) {
     config.tlsCertFile = path.resolve(certRaw);
     config.tlsKeyFile = path.resolve(keyRaw);

@@ -48,6 +48,9 @@ const TOO_OLD_CONTINUE = "The provided continue parameter is too old to display 
 
 const clone = <T>(v: T): T => structuredClone(v);
 
+/** Who a write is recorded as in the object history (lib/storage): the request's user, none for the server's own writes. */
+const writer = (user: WriteOptions["user"]) => (user ? { username: user.username, groups: user.groups } : undefined);
+
 function selfLink(kind: AnyKind, namespace: string, name?: string): string {
   const gv = groupVersionPath(kind);
   const base = kind.namespaced && namespace ? `${gv}/namespaces/${namespace}/${kind.plural}` : `${gv}/${kind.plural}`;
@@ -302,7 +305,7 @@ export class Registry {
         if (existing) throw errors.alreadyExists(groupResource(kind), meta.name!, !!existing.object.metadata.deletionTimestamp);
         return { code: 201, object: obj };
       }
-      const result = await this.store.log.commit({ type: "create", key, object: obj });
+      const result = await this.store.log.commit({ type: "create", key, object: obj, user: writer(opts.user) });
       if (result.ok) return this.answerWrite(201, result.event);
       if (generated && attempt < MAX_GENERATE_ATTEMPTS) { meta.name = generateName(meta.generateName!); continue; }
       if (generated) throw errors.generateNameExhausted(groupResource(kind), meta.name!);
@@ -418,8 +421,8 @@ export class Registry {
         && (obj.metadata.deletionGracePeriodSeconds ?? 0) === 0 && !kind.holdsDeletion?.(obj);
       if (opts.dryRun) return { code: 200, object: obj };
       const result = await this.store.log.commit(finishes
-        ? { type: "delete", key, object: obj, expectRev: current!.rev }
-        : { type: "update", key, object: obj, expectRev: current!.rev });
+        ? { type: "delete", key, object: obj, expectRev: current!.rev, user: writer(opts.user) }
+        : { type: "update", key, object: obj, expectRev: current!.rev, user: writer(opts.user) });
       if (result.ok) return this.answerWrite(200, result.event);
       if (result.reason === "missing" && !kind.allowCreateOnUpdate) throw errors.notFound(groupResource(kind), name);
       if (pinnedToVersion() || attempt >= MAX_UPDATE_ATTEMPTS) throw errors.conflict(groupResource(kind), name);
@@ -483,18 +486,18 @@ export class Registry {
       if (plan.type === "unchanged") return kept(old, current.json);
       if (opts.dryRun) return plan.type === "delete" ? this.deleteAnswer(kind, old, undefined) : kept(plan.object);
       if (plan.type === "delete") {
-        const result = await this.store.log.commit({ type: "delete", key, object: old, expectRev: current.rev });
+        const result = await this.store.log.commit({ type: "delete", key, object: old, expectRev: current.rev, user: writer(opts.user) });
         if (result.ok) {
           await this.store.cache.waitFor(result.event.rev);
           return this.deleteAnswer(kind, result.event.object, result.event.json);
         }
         if (result.reason === "missing") throw errors.notFound(groupResource(kind), name);
       } else {
-        const result = await this.store.log.commit({ type: "update", key, object: plan.object, expectRev: current.rev });
+        const result = await this.store.log.commit({ type: "update", key, object: plan.object, expectRev: current.rev, user: writer(opts.user) });
         if (result.ok) {
           await this.store.cache.waitFor(result.event.rev);
           if (plan.type === "update") return kept(result.event.object, result.event.json);
-          return this.removeMarked(kind, key, result.event);
+          return this.removeMarked(kind, key, result.event, opts.user);
         }
         if (result.reason === "missing") throw errors.notFound(groupResource(kind), name);
       }
@@ -508,8 +511,8 @@ export class Registry {
    * removing it first is fine (kube ignores that NotFound); a change in between is decided again by a new
    * DELETE of the newer state.
    */
-  private async removeMarked(kind: AnyKind, key: ObjectKey, marked: LogEvent): Promise<Answer> {
-    const result = await this.store.log.commit({ type: "delete", key, object: marked.object, expectRev: marked.rev });
+  private async removeMarked(kind: AnyKind, key: ObjectKey, marked: LogEvent, user?: WriteOptions["user"]): Promise<Answer> {
+    const result = await this.store.log.commit({ type: "delete", key, object: marked.object, expectRev: marked.rev, user: writer(user) });
     if (result.ok) {
       await this.store.cache.waitFor(result.event.rev);
       return this.deleteAnswer(kind, result.event.object, result.event.json);

@@ -3,21 +3,30 @@
 // text, as Go's server answers); a path with `.`/`..` segments or doubled slashes is answered 301 to its
 // cleaned form, so no router ever sees a path that climbs.
 import type http from "node:http";
+import type http2 from "node:http2";
 import { posix } from "node:path";
 
+type Request = http.IncomingMessage | http2.Http2ServerRequest;
+interface Response {
+  writeHead(status: number, headers: Record<string, string>): { end(body?: string): unknown };
+}
+
 /** Handles the request when its target is not a clean absolute path; returns true if it did. */
-export function answerUncleanTarget(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+export function answerUncleanTarget(req: Request, response: http.ServerResponse | http2.Http2ServerResponse): boolean {
+  const res = response as unknown as Response;
   const target = req.url ?? "/";
+  // HTTP/1.1 closes the connection after a 400 (as Go does); HTTP/2 forbids the header and keeps the connection.
+  const badRequest: Record<string, string> = req.httpVersionMajor === 2 ? { "content-type": "text/plain; charset=utf-8" } : { "content-type": "text/plain; charset=utf-8", connection: "close" };
   if (!target.startsWith("/")) {
     if (target === "*" && req.method === "OPTIONS") res.writeHead(200, { "content-length": "0" }).end();
-    else res.writeHead(400, { "content-type": "text/plain; charset=utf-8", connection: "close" }).end("400 Bad Request");
+    else res.writeHead(400, badRequest).end("400 Bad Request");
     return true;
   }
   const q = target.indexOf("?");
   const path = q < 0 ? target : target.slice(0, q);
   if (!validEscapes(path)) {
     // Go's url.Parse refuses a malformed %-escape (`invalid URL escape "%zz"`): 400 before any routing.
-    res.writeHead(400, { "content-type": "text/plain; charset=utf-8", connection: "close" }).end("400 Bad Request");
+    res.writeHead(400, badRequest).end("400 Bad Request");
     return true;
   }
   const cleaned = cleanPath(path);

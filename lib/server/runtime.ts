@@ -66,11 +66,14 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
 
   // ENCRYPTION_CONFIG: kube's EncryptionConfiguration; a bad file stops the start here, naming the problem.
   const transformer = encryptionFromEnv(process.env, groupsOfKinds(kinds));
-  const store = await openStore({ databaseUrl: config.databaseUrl, compactionWindowSeconds: config.compactionWindowSeconds, transformer });
+  const store = await openStore({
+    databaseUrl: config.databaseUrl, compactionWindowSeconds: config.compactionWindowSeconds, transformer,
+    history: { revisions: config.historyRevisions, days: config.historyDays },
+  });
   const registry = new Registry(store, kinds);
   const metrics = serverMetrics(store);
   const security = await buildSecurity(registry, {
-    dataDir: config.dataDir, adminToken, tokenAuthFile: config.tokenAuthFile,
+    dataDir: config.dataDir, adminToken, tokenAuthFile: config.tokenAuthFile, serviceAccountSigningKeyFile: config.serviceAccountSigningKeyFile,
     externalAddress: `${isWildcard(config.host) ? "127.0.0.1" : config.host}:${config.port}`,
   });
   const recorder = new RegistryEventRecorder({ registry, onError: (err) => console.error(`event recorder: ${err instanceof Error ? err.message : String(err)}`) });

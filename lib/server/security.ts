@@ -24,6 +24,8 @@ export interface SecurityOptions {
   dataDir: string;
   adminToken: string;
   tokenAuthFile?: string;
+  /** SERVICE_ACCOUNT_SIGNING_KEY_FILE: the ServiceAccount signing key shared by replicas (default <dataDir>/pki/sa.key). */
+  serviceAccountSigningKeyFile?: string;
   /** host:port clients reach this server at (the JWKS URI is built from it). */
   externalAddress: string;
 }
@@ -43,7 +45,7 @@ export async function buildSecurity(registry: Registry, opts: SecurityOptions): 
     cache.get({ resource, namespace, name })?.object;
   const looked = (o: KubeObject | undefined) => o && { uid: o.metadata.uid ?? "", deletionTimestamp: o.metadata.deletionTimestamp };
 
-  const tokens = await ServiceAccountTokens.open({ dataDir: opts.dataDir });
+  const tokens = await ServiceAccountTokens.open({ dataDir: opts.dataDir, signingKeyFile: opts.serviceAccountSigningKeyFile });
   const staticTokens = opts.tokenAuthFile ? loadTokenFile(opts.tokenAuthFile) : [];
   const authn = createAuthenticator({
     adminToken: opts.adminToken,

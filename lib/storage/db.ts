@@ -50,8 +50,7 @@ export const ADVISORY_LOCK = { migrate: 0x63630001, compact: 0x63630002 } as con
 export async function migrate(db: Db, dialect: Dialect, dir = path.join(process.cwd(), "prisma/migrations")): Promise<string[]> {
   const p = placeholder(dialect);
   const files = readdirSync(path.join(dir, dialect)).filter((f) => f.endsWith(".sql")).sort();
-  const statementsOf = (file: string) => readFileSync(path.join(dir, dialect, file), "utf8")
-    .split(/;\s*(?:\n|$)/).map((s) => s.trim()).filter(Boolean);
+  const statementsOf = (file: string) => splitStatements(readFileSync(path.join(dir, dialect, file), "utf8"));
   const createTable = `CREATE TABLE IF NOT EXISTS "_app_migrations" ("name" TEXT PRIMARY KEY, "applied_at" TEXT NOT NULL)`;
   const record = `INSERT INTO "_app_migrations" ("name","applied_at") VALUES (${p(1)}, ${p(2)})`;
   if (dialect === "postgresql") {
@@ -78,6 +77,23 @@ export async function migrate(db: Db, dialect: Dialect, dir = path.join(process.
       await new Promise((r) => setTimeout(r, 100));
     }
   }
+}
+
+/**
+ * A migration file's statements: split at a `;` that ends a line, except inside a dollar-quoted body
+ * (`$$ ... $$`, e.g. a PostgreSQL function, whose own statements end in `;`).
+ */
+export function splitStatements(sql: string): string[] {
+  const out: string[] = [];
+  let current = "";
+  sql.split("$$").forEach((part, i) => {
+    if (i % 2 === 1) { current += `$$${part}$$`; return; } // inside a dollar-quoted body
+    const pieces = part.split(/;\s*(?:\n|$)/);
+    current += pieces[0];
+    for (const piece of pieces.slice(1)) { out.push(current); current = piece; }
+  });
+  out.push(current);
+  return out.map((s) => s.trim()).filter(Boolean);
 }
 
 async function migrateSqlite(db: Db, files: string[], statementsOf: (file: string) => string[], createTable: string, record: string): Promise<string[]> {

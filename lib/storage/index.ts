@@ -3,12 +3,13 @@
 // { resource, namespace, name }. Never imports lib/api, lib/registry or lib/kinds (types only).
 import { configureConnection, createDb, migrate, sqliteFilePath, type Db, type Dialect } from "./db";
 import { LogNotifier } from "./notifier";
-import { RevisionLog, type CommitStats } from "./revision-log";
+import { RevisionLog, type CommitStats, type HistoryRetention } from "./revision-log";
 import type { ValueTransformer } from "./types";
 import { WatchCache } from "./watch-cache";
 
 export { ExpiredError } from "./watch-cache";
 export type { WatchFraming, WatchSink, WatchSpec } from "./watch-cache";
+export type { HistoryRetention } from "./revision-log";
 export * from "./types";
 
 export interface StoreOptions {
@@ -23,6 +24,8 @@ export interface StoreOptions {
   synchronous?: "FULL" | "NORMAL";
   /** Encryption at rest (lib/encryption); values are stored as they are by default. */
   transformer?: ValueTransformer;
+  /** Object history kept beyond the window (HISTORY_REVISIONS, HISTORY_DAYS); none by default (etcd's compaction). */
+  history?: HistoryRetention;
 }
 
 export interface Store {
@@ -39,8 +42,11 @@ export interface StoreStats {
   /** The latest revision this process has applied. */
   revision: number;
   commits: CommitStats;
-  /** PostgreSQL write batches: committed as planned against the cache, after catching up, or under the counter lock. */
-  postgresBatches: { optimistic: number; retried: number; locked: number };
+  /**
+   * PostgreSQL write batches: revisions allocated in the database (the usual way), or (values encrypted at
+   * rest) committed as planned against the cache, after catching up, or under the counter lock.
+   */
+  postgresBatches: { allocated: number; optimistic: number; retried: number; locked: number };
   /** Other processes' writes read from the log, and how long after their commit they were applied here. */
   tail: { events: number; lagSecondsSum: number; lastLagSeconds: number };
   /** PostgreSQL: whether the notification connection is up (false on SQLite, which polls). */
@@ -54,11 +60,12 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
   await configureConnection(db, dialect, opts.synchronous ?? "FULL");
   await migrate(db, dialect);
   let cache: WatchCache | undefined;
-  const log = new RevisionLog(db, dialect, (events) => cache?.offer(events), dialect === "sqlite" ? sqliteFilePath(opts.databaseUrl) : undefined, opts.synchronous ?? "FULL", dialect === "postgresql" ? opts.databaseUrl : undefined);
+  const log = new RevisionLog(db, dialect, (events, tailed) => cache?.offer(events, tailed), dialect === "sqlite" ? sqliteFilePath(opts.databaseUrl) : undefined, opts.synchronous ?? "FULL", dialect === "postgresql" ? opts.databaseUrl : undefined);
   if (opts.transformer) log.transformer = opts.transformer;
+  if (opts.history) log.retention = opts.history;
   const windowMs = opts.compactionWindowSeconds * 1000;
   // PostgreSQL: other replicas' commits wake the tailer (LISTEN/NOTIFY); polling stays as the fallback.
-  const notifier = dialect === "postgresql" ? new LogNotifier(opts.databaseUrl, (rev) => cache?.wake(rev)) : undefined;
+  const notifier = dialect === "postgresql" ? new LogNotifier(opts.databaseUrl, (rev) => { log.notified(rev); cache?.wake(rev); }) : undefined;
   cache = new WatchCache(log, {
     windowMs,
     pollIntervalMs: opts.pollIntervalMs ?? 200,
@@ -68,6 +75,7 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
   });
   await cache.start();
   await notifier?.start();
+  if (notifier) log.notifications = () => notifier.connected;
   if (dialect === "postgresql") {
     const c = cache;
     log.view = { rev: () => c.rev, revOf: (key) => c.get(key)?.rev, catchUp: () => c.poll() };

@@ -7,7 +7,7 @@ import pg from "pg";
 import type { Db, Dialect } from "./db";
 import { ADVISORY_LOCK, placeholder } from "./db";
 import { Mutex } from "./mutex";
-import type { EventType, LogEvent, ObjectKey, ValueTransformer, WriteOp, WriteResult } from "./types";
+import type { EventType, HistoryEntry, LogEvent, ObjectKey, ValueTransformer, WriteOp, WriteResult, WriteUser } from "./types";
 import { objectKeyString, plainValues } from "./types";
 import type { KubeObject } from "../kinds/types";
 
@@ -59,7 +59,31 @@ export interface CommitStats {
 
 const MAX_BATCH = 64;
 
+/** Stands for the revision in an object's JSON until the database allocates it (see pgAllocatingBatch). */
+const REV_MARK = "\u0000rev";
+
 const keyId = (k: ObjectKey) => `${k.resource}\u0000${objectKeyString(k)}`;
+
+/** The log's "user" column: who made the write, as JSON ("" for the server's own writes). */
+const userColumn = (e: { user?: WriteUser }) => (e.user ? JSON.stringify({ username: e.user.username, groups: e.user.groups ?? [] }) : "");
+
+function parseUser(raw: string | null | undefined): WriteUser | undefined {
+  if (!raw) return undefined;
+  try {
+    const u = JSON.parse(raw) as WriteUser;
+    return typeof u?.username === "string" ? { username: u.username, groups: Array.isArray(u.groups) ? u.groups : [] } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How much history the log keeps beyond the compaction window (see RevisionLog.compact). */
+export interface HistoryRetention {
+  /** The last this many revisions of every object (at least 1: the latest entry is always kept). */
+  revisions: number;
+  /** A deleted object's entries for this many days after its deletion (0: gone with the window). */
+  days: number;
+}
 
 /**
  * A batch's outcome given the stored revision of each key it touches (`current`, by keyId; updated in place)
@@ -79,7 +103,7 @@ function planBatch(ops: WriteOp[], current: Map<string, number>, startRev: numbe
     rev += 1;
     const object: KubeObject = { ...op.object, metadata: { ...op.object.metadata, resourceVersion: String(rev) } };
     const type: EventType = op.type === "create" ? "ADDED" : op.type === "update" ? "MODIFIED" : "DELETED";
-    const event: LogEvent = { rev, type, key: op.key, object, json: JSON.stringify(object) };
+    const event: LogEvent = { rev, type, key: op.key, object, json: JSON.stringify(object), ...(op.user ? { user: op.user } : {}) };
     if (op.type === "delete") current.delete(id); else current.set(id, rev);
     events.push(event);
     finalState.set(id, event);
@@ -100,12 +124,16 @@ export interface StoreView {
   catchUp(): Promise<void>;
 }
 
-interface DbLogRow { rev: bigint; resource: string; namespace: string; name: string; type: string; object: string; createdAt: bigint }
+interface DbLogRow { rev: bigint | string; resource: string; namespace: string; name: string; type: string; object: string; createdAt: bigint | string }
+/** A log entry as cluster_core_write returns it (node-postgres gives BIGINTs as strings). */
+interface GapRow { g_rev: string; g_resource: string; g_namespace: string; g_name: string; g_type: string; g_object: string; g_createdAt: string }
 const LOG_COLUMNS = `"rev", "resource", "namespace", "name", "type", "object", "createdAt"`;
 
 interface BatchResult {
   results: WriteResult[];
   events: LogEvent[];
+  /** Log entries other processes committed before the batch, read with it (PostgreSQL; see pgAllocatingBatch). */
+  tailed?: LogRow[];
 }
 
 /** Runs SQL inside a write transaction: synchronously (SQLite driver) or asynchronously (Prisma). */
@@ -156,6 +184,10 @@ export class RevisionLog {
   private readonly p: (i: number) => string;
   /** How object JSON is held in the database (encryption at rest, lib/encryption); set by openStore. */
   transformer: ValueTransformer = plainValues;
+  /** History kept beyond the window (set by openStore; by default none: etcd's compaction). */
+  retention: HistoryRetention = { revisions: 1, days: 0 };
+  /** Deleted objects whose deletion is older than this (epoch ms) were pruned by an earlier round. */
+  private deletedPrunedBefore = 0;
 
   readonly commitStats: CommitStats = { batches: 0, writes: 0, commitSecondsSum: 0, lastCommitSeconds: 0, failures: 0 };
   /** Observers of each committed batch's duration (seconds) and size, e.g. a latency histogram. */
@@ -175,12 +207,31 @@ export class RevisionLog {
   /** PostgreSQL: the watch cache's view, for optimistic write batches (see pgWriteBatch). */
   view: StoreView | undefined;
   /** PostgreSQL write batches committed on the first try, after catching up, and under the counter lock (metrics). */
-  readonly batchPaths = { optimistic: 0, retried: 0, locked: 0 };
+  readonly batchPaths = { allocated: 0, optimistic: 0, retried: 0, locked: 0 };
+  /**
+   * PostgreSQL: taking turns with other processes writing at the same time (see `awaitTurn`). `contended`: the
+   * last two batches came back with other processes' entries committed just before them (they queued behind
+   * them at the counter row); `lastRev`: the last batch's last revision; `turn`: the wait for another
+   * process's next commit, if any.
+   */
+  private contended = false;
+  private othersBefore = false;
+  private lastRev = 0;
+  private turn: { after: number; resolve: () => void } | null = null;
+  private notifiedRev = 0;
+  /** PostgreSQL: whether other processes' commits are notified (set by openStore); without notifications batches never wait. */
+  notifications: () => boolean = () => false;
+  /** Batches that waited for their turn, and the batches that ended that wait on a notification (metrics, tests). */
+  readonly turnStats = { waited: 0, notified: 0 };
 
   constructor(
     private readonly db: Db,
     readonly dialect: Dialect,
-    private readonly onCommitted: (events: LogEvent[]) => void,
+    /**
+     * After each write batch: its events, and entries other processes committed before it that came back with
+     * it (`tailed`, contiguous, possibly overlapping what the cache has). Also called with nothing after a failed batch.
+     */
+    private readonly onCommitted: (events: LogEvent[], tailed: LogRow[]) => void,
     sqliteFile?: string,
     synchronous: "FULL" | "NORMAL" = "FULL",
     postgresUrl?: string,
@@ -255,7 +306,7 @@ export class RevisionLog {
     }));
   }
 
-  /** Runs `fn`'s reads outside a transaction (each statement on its own). */
+  /** Runs `fn`'s reads outside a transaction (each statement on its own). SQLite's `?` placeholders bind in order of appearance. */
   private reads<T>(fn: (s: Session) => Promise<T>): Promise<T> {
     const pool = this.pool;
     if (pool) {
@@ -285,22 +336,62 @@ export class RevisionLog {
 
   private async flush(): Promise<void> {
     while (this.queue.length) {
+      if (this.contended && this.queue.length < MAX_BATCH && this.notifiedRev <= this.lastRev && this.notifications()) await this.awaitTurn();
       const batch = this.queue.splice(0, MAX_BATCH);
       try {
         const t0 = performance.now();
-        const { results, events } = await this.writeBatch(batch.map((b) => b.op));
+        const { results, events, tailed } = await this.writeBatch(batch.map((b) => b.op));
         const seconds = (performance.now() - t0) / 1000;
         const st = this.commitStats;
         st.batches++; st.writes += events.length; st.commitSecondsSum += seconds; st.lastCommitSeconds = seconds;
+        // Two batches in a row: one write of another process now and then (a lease renewal) is no contention.
+        const others = !!this.pool && !!tailed?.length;
+        this.contended = others && this.othersBefore;
+        this.othersBefore = others;
+        if (events.length) this.lastRev = events[events.length - 1].rev;
         for (const o of this.commitObservers) o(seconds, events.length);
-        this.onCommitted(events);
+        this.onCommitted(events, tailed ?? []);
         batch.forEach((b, i) => b.resolve(results[i]));
       } catch (err) {
         this.commitStats.failures++;
+        this.contended = this.othersBefore = false;
+        this.onCommitted([], []);
         batch.forEach((b) => b.reject(err));
       }
     }
     this.flushing = false;
+  }
+
+  /**
+   * PostgreSQL, while other processes write at the same time: every batch takes the counter row, whose lock is
+   * held until its commit is flushed, so concurrent batches of several processes commit one after another. A
+   * batch sent right after the previous one committed holds only what queued during that commit, then waits
+   * at the lock behind the other process's batch while more requests arrive here. So after contended batches
+   * the next one is sent when the other process's next commit is notified (the lock is then free; what queued
+   * meanwhile goes with it), or after at most twice the last commit's duration (capped at 20 ms; notifications
+   * may be late), or at once when the queue is full (or another process's commit after ours was notified
+   * already). Processes writing alone never wait: their batches return no other process's entries. Nothing
+   * about what commits changes, only how writes are grouped into batches.
+   */
+  private awaitTurn(): Promise<void> {
+    this.turnStats.waited++;
+    // The other process's batch started when ours committed and takes about as long as ours did.
+    const ms = Math.min(20, Math.max(1, 2 * this.commitStats.lastCommitSeconds * 1000));
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => { this.turn = null; resolve(); }, ms);
+      this.turn = { after: this.lastRev, resolve: () => { clearTimeout(timer); this.turn = null; this.turnStats.notified++; resolve(); } };
+    });
+  }
+
+  /** PostgreSQL: a commit of `rev` was notified (notifier.ts); another process's commit after our last batch ends a wait for our turn. */
+  notified(rev: number): void {
+    if (rev > this.notifiedRev) this.notifiedRev = rev;
+    if (this.turn && rev > this.turn.after) this.turn.resolve();
+  }
+
+  /** Whether a write batch is queued or in flight: its answer will bring what other processes committed before it. */
+  get writing(): boolean {
+    return this.flushing;
   }
 
   /**
@@ -337,13 +428,19 @@ export class RevisionLog {
   }
 
   /**
-   * A batch on PostgreSQL. Planned against this process's watch cache at its revision N and sent as one
-   * statement that commits only if the store is still at N (the counter row: compare and set), so the counter
-   * row is locked only inside the database, never across a round trip: replicas writing at the same time
-   * keep out of each other's way. When another process committed in between, the cache catches up and the
-   * batch is planned again; after three misses it takes the counter lock first (`pgLockedBatch`).
+   * A batch on PostgreSQL: as one statement that allocates the revisions in the database
+   * (`pgAllocatingBatch`), the usual way. When that cannot be used (values transformed at rest), planned against
+   * this process's watch cache at its revision N and sent as one statement that commits only if the store is
+   * still at N (the counter row: compare and set). When another process committed in between, the cache
+   * catches up and the batch is planned again; after three misses it takes the counter lock first
+   * (`pgLockedBatch`).
    */
   private async pgWriteBatch(pool: pg.Pool, ops: WriteOp[]): Promise<BatchResult> {
+    const allocated = await this.pgAllocatingBatch(pool, ops);
+    if (allocated) {
+      this.batchPaths.allocated++;
+      return allocated;
+    }
     const view = this.view;
     if (view) {
       for (let attempt = 0; attempt < 3; attempt++) {
@@ -368,6 +465,69 @@ export class RevisionLog {
   }
 
   /**
+   * A batch on PostgreSQL as ONE autocommitted statement, `cluster_core_write` (migration 0004): the
+   * database takes the counter row, checks each op's precondition against the stored row, gives the ops that
+   * pass the next revisions, writes the current rows and the log rows, sets the counter and notifies. The
+   * counter row is locked only from that statement's start to its commit, inside the database: writers on
+   * several replicas queue there for a moment instead of failing a compare-and-set and planning again. The
+   * revision goes into each object's JSON in the database (`head || revision || tail`, the JSON split around
+   * `metadata.resourceVersion`'s value), so this works only while the stored value is that JSON itself:
+   * null (the caller takes another way) when a value is encrypted at rest, or its JSON holds the marker twice.
+   */
+  private async pgAllocatingBatch(pool: pg.Pool, ops: WriteOp[]): Promise<BatchResult | null> {
+    const n = ops.length;
+    const types: string[] = new Array(n), resources: string[] = new Array(n), namespaces: string[] = new Array(n), names: string[] = new Array(n);
+    const expect: (string | null)[] = new Array(n), heads: string[] = new Array(n), tails: string[] = new Array(n);
+    const objects: KubeObject[] = new Array(n);
+    const needle = `"resourceVersion":${JSON.stringify(REV_MARK)}`;
+    for (let i = 0; i < n; i++) {
+      const op = ops[i];
+      const object: KubeObject = { ...op.object, metadata: { ...op.object.metadata, resourceVersion: REV_MARK } };
+      const json = JSON.stringify(object);
+      if (this.transformer.toStorage(op.key, json) !== json) return null;
+      const at = json.indexOf(needle);
+      if (at < 0 || json.indexOf(needle, at + 1) >= 0) return null;
+      const valueAt = at + needle.length - JSON.stringify(REV_MARK).length;
+      heads[i] = `${json.slice(0, valueAt)}"`;
+      tails[i] = `"${json.slice(at + needle.length)}`;
+      objects[i] = object;
+      types[i] = op.type;
+      resources[i] = op.key.resource; namespaces[i] = op.key.namespace; names[i] = op.key.name;
+      expect[i] = op.type === "create" ? null : String(op.expectRev);
+    }
+    const after = this.view?.rev() ?? 0;
+    // A named statement: each connection parses and plans it once, not once per batch.
+    const { rows } = await pool.query<GapRow & { revs: string[] | null }>({
+      name: "cluster_core_write",
+      text: `SELECT * FROM cluster_core_write($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::bigint, $9::bigint, $10::text[])`,
+      values: [types, resources, namespaces, names, expect, heads, tails, String(Date.now()), String(after), ops.map((op) => userColumn(op))],
+    });
+    const revs = rows[rows.length - 1].revs!;
+    // Others' entries before the batch: handed to the cache with it, unless one cannot be read (the tailer then reads them).
+    const tailed: LogRow[] = [];
+    for (let i = 0; i < rows.length - 1; i++) {
+      const g = rows[i];
+      const row = this.readableLogRow({ rev: g.g_rev, resource: g.g_resource, namespace: g.g_namespace, name: g.g_name, type: g.g_type, object: g.g_object, createdAt: g.g_createdAt });
+      if (!row) { tailed.length = 0; break; }
+      tailed.push(row);
+    }
+    const results: WriteResult[] = new Array(n);
+    const events: LogEvent[] = [];
+    for (let i = 0; i < n; i++) {
+      const rev = Number(revs[i]);
+      if (rev < 0) { results[i] = { ok: false, reason: rev === -1 ? "exists" : rev === -2 ? "missing" : "conflict" }; continue; }
+      const object = objects[i];
+      object.metadata.resourceVersion = String(rev);
+      const op = ops[i];
+      const type: EventType = op.type === "create" ? "ADDED" : op.type === "update" ? "MODIFIED" : "DELETED";
+      const event: LogEvent = { rev, type, key: op.key, object, json: `${heads[i]}${rev}${tails[i]}`, ...(op.user ? { user: op.user } : {}) };
+      events.push(event);
+      results[i] = { ok: true, event };
+    }
+    return { results, events, tailed };
+  }
+
+  /**
    * One statement: set the counter from `base` to `base + events.length` if it is at `base`, and only then
    * append the events, write the current rows and notify (data-modifying WITH clauses conditioned on the
    * compare and set). True when it committed.
@@ -384,8 +544,8 @@ export class RevisionLog {
     const stored = new Map(events.map((e) => [e, this.transformer.toStorage(e.key, e.json)]));
     const parts = [
       `"cas" AS (UPDATE "Revision" SET "rev" = ${$(String(base + events.length), "::bigint")} WHERE "id" = 1 AND "rev" = ${$(String(base), "::bigint")} RETURNING "rev")`,
-      `"log" AS (INSERT INTO "LogEntry" ("rev", "resource", "namespace", "name", "type", "object", "createdAt") SELECT * FROM (VALUES ${
-        events.map((e) => `(${$(String(e.rev), "::bigint")}, ${$(e.key.resource)}, ${$(e.key.namespace)}, ${$(e.key.name)}, ${$(e.type)}, ${$(stored.get(e))}, ${$(String(now), "::bigint")})`).join(", ")
+      `"log" AS (INSERT INTO "LogEntry" ("rev", "resource", "namespace", "name", "type", "object", "createdAt", "user") SELECT * FROM (VALUES ${
+        events.map((e) => `(${$(String(e.rev), "::bigint")}, ${$(e.key.resource)}, ${$(e.key.namespace)}, ${$(e.key.name)}, ${$(e.type)}, ${$(stored.get(e))}, ${$(String(now), "::bigint")}, ${$(userColumn(e))})`).join(", ")
       }) AS "v" WHERE EXISTS (SELECT 1 FROM "cas"))`,
     ];
     const upserts = finalState.filter((e) => e.type !== "DELETED");
@@ -495,9 +655,9 @@ export class RevisionLog {
       const stored = new Map(events.map((e) => [e, transformer.toStorage(e.key, e.json)]));
 
       yield ex.execute(
-        `INSERT INTO "LogEntry" ("rev", "resource", "namespace", "name", "type", "object", "createdAt") VALUES ${
-          events.map((_, i) => `(${[1, 2, 3, 4, 5, 6, 7].map((j) => p(7 * i + j)).join(", ")})`).join(", ")}`,
-        events.flatMap((e) => [BigInt(e.rev), e.key.resource, e.key.namespace, e.key.name, e.type, stored.get(e)!, now]));
+        `INSERT INTO "LogEntry" ("rev", "resource", "namespace", "name", "type", "object", "createdAt", "user") VALUES ${
+          events.map((_, i) => `(${[1, 2, 3, 4, 5, 6, 7, 8].map((j) => p(8 * i + j)).join(", ")})`).join(", ")}`,
+        events.flatMap((e) => [BigInt(e.rev), e.key.resource, e.key.namespace, e.key.name, e.type, stored.get(e)!, now, userColumn(e)]));
 
       const upserts = [...finalState.values()].filter((e) => e.type !== "DELETED");
       const deletes = [...finalState.values()].filter((e) => e.type === "DELETED");
@@ -632,34 +792,59 @@ export class RevisionLog {
   }
 
   /**
-   * Compaction, as etcd's: every entry written before `beforeMs` (epoch ms) that a later entry of its key
-   * replaced, and every delete, goes, up to the newest such revision; each key's latest entry stays (the
-   * state a later write replaces, which a starting replica needs to rebuild its history). Current state is
-   * untouched. On PostgreSQL one replica compacts at a time (an advisory lock; the others skip this round).
-   * Returns the number of entries removed.
+   * Compaction and history pruning, one transaction. Compaction as etcd's moves `LogCompaction.rev` to the
+   * newest revision written before `beforeMs` (epoch ms); the watch history starts there. Entries at or
+   * below it are then pruned to the history's retention (`retention`): an entry goes when its key has
+   * `retention.revisions` newer entries and a newer one at or below the compaction revision (each key's
+   * latest entry there stays: the state a later write replaces, which a starting replica needs to rebuild
+   * its history); every entry of a key whose latest entry is a delete older than `retention.days` goes.
+   * With the default retention (1 revision, 0 days) this is etcd's compaction. Entries above the compaction
+   * revision and current state are untouched. On PostgreSQL one replica compacts at a time (an advisory
+   * lock; the others skip this round). Returns the number of entries removed.
    */
   compact(beforeMs: number): Promise<number> {
     const p = this.p;
+    const keep = Math.max(1, Math.floor(this.retention.revisions));
+    const deletedBefore = Math.min(beforeMs, Date.now() - this.retention.days * 86_400_000);
+    const since = Math.min(this.deletedPrunedBefore, deletedBefore);
+    const sameKey = (a: string, b: string) => `"${a}"."resource" = "${b}"."resource" AND "${a}"."namespace" = "${b}"."namespace" AND "${a}"."name" = "${b}"."name"`;
     const maxSql = `SELECT MAX("rev") AS "rev" FROM "LogEntry" WHERE "createdAt" < ${p(1)} AND "rev" > ${p(2)}`;
-    const deleteSql = `DELETE FROM "LogEntry" WHERE "rev" <= ${p(1)} AND ("type" = 'DELETED' OR EXISTS (SELECT 1 FROM "LogEntry" AS "later" WHERE ` +
-      `"later"."resource" = "LogEntry"."resource" AND "later"."namespace" = "LogEntry"."namespace" AND "later"."name" = "LogEntry"."name" ` +
-      `AND "later"."rev" > "LogEntry"."rev" AND "later"."rev" <= ${p(2)}))`;
+    // Keys written in (done, upTo] are the only ones whose count of newer entries, or newer entries at or
+    // below the compaction revision, changed since the last round. Params: done, upTo, upTo, keep, upTo.
+    const pruneSql = `DELETE FROM "LogEntry" WHERE "rev" IN (SELECT "rev" FROM (SELECT "e"."rev" AS "rev", ` +
+      `ROW_NUMBER() OVER "w" AS "n", LAG("e"."rev") OVER "w" AS "newer" FROM "LogEntry" AS "e" WHERE EXISTS (` +
+      `SELECT 1 FROM "LogEntry" AS "t" WHERE ${sameKey("t", "e")} AND "t"."rev" > ${p(1)} AND "t"."rev" <= ${p(2)}) ` +
+      `WINDOW "w" AS (PARTITION BY "e"."resource", "e"."namespace", "e"."name" ORDER BY "e"."rev" DESC)) AS "ranked" ` +
+      `WHERE "rev" <= ${p(3)} AND "n" > ${p(4)} AND "newer" <= ${p(5)})`;
+    // Keys whose latest entry is a delete made in [since, deletedBefore) at or below the compaction revision.
+    // Params: since, deletedBefore, upTo.
+    const deletedSql = `DELETE FROM "LogEntry" WHERE EXISTS (SELECT 1 FROM "LogEntry" AS "d" WHERE ${sameKey("d", "LogEntry")} ` +
+      `AND "d"."type" = 'DELETED' AND "d"."createdAt" >= ${p(1)} AND "d"."createdAt" < ${p(2)} AND "d"."rev" <= ${p(3)} ` +
+      `AND NOT EXISTS (SELECT 1 FROM "LogEntry" AS "l" WHERE ${sameKey("l", "d")} AND "l"."rev" > "d"."rev"))`;
     const doneSql = `SELECT "rev" FROM "LogCompaction" WHERE "id" = 1`;
     const markSql = `UPDATE "LogCompaction" SET "rev" = ${p(1)} WHERE "id" = 1`;
+    const pruned = (done: bigint, upTo: bigint) => [
+      { sql: pruneSql, params: [done, upTo, upTo, BigInt(keep), upTo] },
+      { sql: deletedSql, params: [BigInt(since), BigInt(deletedBefore), upTo] },
+    ];
+    const finish = (removed: number) => {
+      this.deletedPrunedBefore = Math.max(this.deletedPrunedBefore, deletedBefore);
+      return removed;
+    };
     if (this.writer) {
       // SQLite: on the write connection, between write batches (both run synchronously), holding the write lock.
       const w = this.writer;
       w.exec("BEGIN IMMEDIATE");
       try {
-        const done = (this.prepared(doneSql).get() as { rev: bigint | number }).rev;
-        const upTo = (this.prepared(maxSql).get(BigInt(beforeMs), BigInt(done)) as { rev: bigint | number | null }).rev;
+        const done = BigInt((this.prepared(doneSql).get() as { rev: bigint | number }).rev);
+        const upToRaw = (this.prepared(maxSql).get(BigInt(beforeMs), done) as { rev: bigint | number | null }).rev;
+        // No new entry to compact: deleted objects may still have aged past the retention.
+        const upTo = upToRaw == null ? done : BigInt(upToRaw);
         let removed = 0;
-        if (upTo != null) {
-          removed = this.prepared(deleteSql).run(BigInt(upTo), BigInt(upTo)).changes;
-          this.prepared(markSql).run(BigInt(upTo));
-        }
+        for (const st of pruned(done, upTo)) removed += this.prepared(st.sql).run(...st.params).changes;
+        if (upToRaw != null) this.prepared(markSql).run(upTo);
         w.exec("COMMIT");
-        return Promise.resolve(removed);
+        return Promise.resolve(finish(removed));
       } catch (err) {
         if (w.inTransaction) w.exec("ROLLBACK");
         return Promise.reject(err);
@@ -671,11 +856,64 @@ export class RevisionLog {
         if (!locked) return 0;
       }
       const [{ rev: done }] = await tx.query<{ rev: bigint }>(doneSql);
-      const [{ rev: upTo }] = await tx.query<{ rev: bigint | null }>(maxSql, BigInt(beforeMs), done);
-      if (upTo == null) return 0;
-      const removed = await tx.execute(deleteSql, upTo, upTo);
-      await tx.execute(markSql, upTo);
-      return removed;
+      const [{ rev: upToRaw }] = await tx.query<{ rev: bigint | null }>(maxSql, BigInt(beforeMs), done);
+      // No new entry to compact: deleted objects may still have aged past the retention.
+      const upTo = BigInt(upToRaw ?? done);
+      let removed = 0;
+      for (const st of pruned(BigInt(done), upTo)) removed += await tx.execute(st.sql, ...st.params);
+      if (upToRaw != null) await tx.execute(markSql, upTo);
+      return finish(removed);
     }, { timeoutMs: 120_000 });
+  }
+
+  // --- object history (lib/history serves it) ----------------------------------------------------------
+
+  private historyEntry(r: DbLogRow & { user: string }): HistoryEntry | undefined {
+    const row = this.readableLogRow(r);
+    if (!row) return undefined; // written with a key this process cannot read
+    const user = parseUser(r.user);
+    return { rev: row.rev, type: row.type, key: row.key, json: row.json, createdAt: row.createdAt ?? 0, ...(user ? { user } : {}) };
+  }
+
+  /** An object's revisions the log still holds, newest first (at most `limit`, those below `beforeRev` when given). */
+  history(key: ObjectKey, limit: number, beforeRev?: number): Promise<HistoryEntry[]> {
+    const p = this.p;
+    return this.reads(async (db) => {
+      const rows = await db.query<DbLogRow & { user: string }>(
+        `SELECT ${LOG_COLUMNS}, "user" FROM "LogEntry" WHERE "resource" = ${p(1)} AND "namespace" = ${p(2)} AND "name" = ${p(3)} ` +
+        `AND "rev" < ${p(4)} ORDER BY "rev" DESC LIMIT ${p(5)}`,
+        key.resource, key.namespace, key.name, BigInt(beforeRev ?? Number.MAX_SAFE_INTEGER), BigInt(limit));
+      return rows.map((r) => this.historyEntry(r)).filter((e): e is HistoryEntry => !!e);
+    });
+  }
+
+  /**
+   * Objects of `resource` whose latest entry is a delete (deleted, not created again), newest deletion
+   * first, each with that entry (its last state); in one namespace, or every one when `namespace` is undefined.
+   */
+  deletedObjects(resource: string, namespace: string | undefined, limit: number): Promise<HistoryEntry[]> {
+    const p = this.p;
+    return this.reads(async (db) => {
+      const rows = await db.query<DbLogRow & { user: string }>(
+        `SELECT ${LOG_COLUMNS.split(", ").map((c) => `"d".${c}`).join(", ")}, "d"."user" FROM "LogEntry" AS "d" WHERE "d"."resource" = ${p(1)} ` +
+        `${namespace === undefined ? "" : `AND "d"."namespace" = ${p(2)} `}AND "d"."type" = 'DELETED' AND NOT EXISTS (SELECT 1 FROM "LogEntry" AS "l" ` +
+        `WHERE "l"."resource" = "d"."resource" AND "l"."namespace" = "d"."namespace" AND "l"."name" = "d"."name" AND "l"."rev" > "d"."rev") ` +
+        `ORDER BY "d"."rev" DESC LIMIT ${p(namespace === undefined ? 2 : 3)}`,
+        ...(namespace === undefined ? [resource, BigInt(limit)] : [resource, namespace, BigInt(limit)]));
+      return rows.map((r) => this.historyEntry(r)).filter((e): e is HistoryEntry => !!e);
+    });
+  }
+
+  /** Every write in `namespace` of the given resources since `sinceMs` (epoch ms), newest first, at most `limit`. */
+  changes(namespace: string, resources: string[], sinceMs: number, limit: number): Promise<HistoryEntry[]> {
+    if (resources.length === 0) return Promise.resolve([]);
+    const p = this.p;
+    return this.reads(async (db) => {
+      const rows = await db.query<DbLogRow & { user: string }>(
+        `SELECT ${LOG_COLUMNS}, "user" FROM "LogEntry" WHERE "namespace" = ${p(1)} AND "createdAt" >= ${p(2)} ` +
+        `AND "resource" IN (${resources.map((_, i) => p(i + 3)).join(", ")}) ORDER BY "rev" DESC LIMIT ${p(resources.length + 3)}`,
+        namespace, BigInt(Math.floor(sinceMs)), ...resources, BigInt(limit));
+      return rows.map((r) => this.historyEntry(r)).filter((e): e is HistoryEntry => !!e);
+    });
   }
 }

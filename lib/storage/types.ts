@@ -34,6 +34,26 @@ export interface LogEvent {
   prev?: StoredObject;
   /** See StoredObject.stale (read from the database; local commits are never stale). */
   stale?: boolean;
+  /** Who made the write (local commits only; the history reads it back from the log). */
+  user?: WriteUser;
+}
+
+/** Who made a write, as the history records it (the request's authenticated user; none for the server's own writes). */
+export interface WriteUser {
+  username: string;
+  groups?: string[];
+}
+
+/** One revision of an object as the history holds it (see RevisionLog.history). */
+export interface HistoryEntry {
+  rev: number;
+  type: EventType;
+  key: ObjectKey;
+  /** The object after the write (the last state for DELETED), as JSON. */
+  json: string;
+  /** When the write was committed (epoch ms). */
+  createdAt: number;
+  user?: WriteUser;
 }
 
 /**
@@ -41,10 +61,11 @@ export interface LogEvent {
  * with "conflict" when the stored object is at another revision. The store sets
  * `metadata.resourceVersion` on `object` to the new revision.
  */
-export type WriteOp =
+export type WriteOp = (
   | { type: "create"; key: ObjectKey; object: KubeObject }
   | { type: "update"; key: ObjectKey; object: KubeObject; expectRev: number }
-  | { type: "delete"; key: ObjectKey; object: KubeObject; expectRev: number };
+  | { type: "delete"; key: ObjectKey; object: KubeObject; expectRev: number }
+) & { /** Who asks (kept in the history with the revision). */ user?: WriteUser };
 
 export type WriteResult =
   | { ok: true; event: LogEvent }

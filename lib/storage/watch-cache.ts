@@ -107,6 +107,8 @@ export class WatchCache {
   private pollAgain = false;
   private timers: NodeJS.Timeout[] = [];
   private lastPollAt = 0;
+  /** The newest revision notified while a write batch was in flight (see wake). */
+  private deferredWake = 0;
   /** Other processes' writes applied from the log, and how long after their commit (metrics). */
   readonly tailStats = { events: 0, lagSecondsSum: 0, lastLagSeconds: 0 };
   /** Observers of each tailed write's lag (seconds from its commit by another process), e.g. a histogram. */
@@ -148,9 +150,19 @@ export class WatchCache {
     void this.poll();
   }
 
-  /** Another process committed up to `rev` (a notification): read the log now unless we have it already. */
+  /**
+   * Another process committed up to `rev` (a notification): read the log now unless we have it already. While
+   * a write batch of this process is in flight, its answer brings what others committed before it (PostgreSQL,
+   * see RevisionLog.pgAllocatingBatch): the read waits for that answer and happens only if still needed, so
+   * replicas writing at once do not each read the log once more per batch of the other.
+   */
   wake(rev: number): void {
-    if (rev === 0 || rev > this.rev) void this.poll();
+    if (rev !== 0 && rev <= this.rev) return;
+    if (rev !== 0 && this.log.writing) {
+      this.deferredWake = Math.max(this.deferredWake, rev);
+      return;
+    }
+    void this.poll();
   }
 
   /** Reload everything from the database (start-up, or after falling behind compaction). */
@@ -207,11 +219,33 @@ export class WatchCache {
     return s;
   }
 
-  /** Local commits, in any order; applied strictly by revision. */
-  offer(events: LogEvent[]): void {
+  /**
+   * Local commits, in any order; applied strictly by revision. `tailed`: other processes' entries that came
+   * back with the write (in revision order), applied as the tailer would.
+   */
+  offer(events: LogEvent[], tailed: LogRow[] = []): void {
+    try {
+      for (const r of tailed) {
+        if (r.rev <= this.rev || this.pending.has(r.rev)) continue;
+        this.pending.set(r.rev, { rev: r.rev, type: r.type, key: r.key, json: r.json, object: JSON.parse(r.json), stale: r.stale });
+        this.recordTail(r);
+      }
+    } catch {
+      // An entry that does not parse: the tailer's read deals with it.
+    }
     for (const e of events) if (e.rev > this.rev) this.pending.set(e.rev, e);
     this.drain();
-    if (this.pending.size) void this.poll(); // a gap: another process wrote in between
+    const notified = this.deferredWake;
+    this.deferredWake = 0;
+    // A gap (another process wrote in between), or a notification of more than the write brought.
+    if (this.pending.size || notified > this.rev) void this.poll();
+  }
+
+  private recordTail(r: LogRow): void {
+    if (!r.createdAt) return;
+    const lag = Math.max(0, Date.now() - r.createdAt) / 1000;
+    this.tailStats.events++; this.tailStats.lagSecondsSum += lag; this.tailStats.lastLagSeconds = lag;
+    for (const o of this.tailObservers) o(lag);
   }
 
   private drain(): void {
@@ -247,11 +281,7 @@ export class WatchCache {
               if (r.rev !== this.rev + 1) break;
               const local = this.pending.get(r.rev);
               if (local) this.pending.delete(r.rev);
-              else if (r.createdAt) {
-                const lag = Math.max(0, Date.now() - r.createdAt) / 1000;
-                this.tailStats.events++; this.tailStats.lagSecondsSum += lag; this.tailStats.lastLagSeconds = lag;
-                for (const o of this.tailObservers) o(lag);
-              }
+              else this.recordTail(r);
               this.apply(local ?? { rev: r.rev, type: r.type, key: r.key, json: r.json, object: JSON.parse(r.json), stale: r.stale });
             }
             this.drain();

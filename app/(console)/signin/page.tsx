@@ -3,6 +3,7 @@ import { getServerSession } from "next-auth";
 import { redirect } from "next/navigation";
 import { safeCallbackUrl } from "@/components/auth/safe-callback";
 import { SignInForm } from "@/components/auth/sign-in-form";
+import { TokenHelp } from "@/components/auth/token-help";
 import { authOptions } from "@/lib/auth/next-auth-options";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -19,19 +20,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         <h1 className="mb-1 text-xl font-semibold">Sign in to Cluster Core</h1>
         <p className="mb-6 text-sm text-slate-600 dark:text-slate-400">Paste a bearer token to open the console. You see and change what that identity may.</p>
         <SignInForm callbackUrl={callbackUrl} expired={expired} />
-        <div className="mt-6 space-y-2 border-t border-slate-200 pt-4 text-xs text-slate-600 dark:border-slate-800 dark:text-slate-400" data-testid="token-help">
-          <p>
-            <span className="font-medium text-slate-800 dark:text-slate-200">Administrator:</span> the admin token is in{" "}
-            <code className="font-mono">$DATA_DIR/admin-token</code> on the server (default <code className="font-mono">data/admin-token</code>).
-          </p>
-          <p>
-            <span className="font-medium text-slate-800 dark:text-slate-200">ServiceAccount:</span> mint a token with{" "}
-            <code className="font-mono">kubectl create token &lt;name&gt; -n &lt;namespace&gt;</code>.
-          </p>
-          <p>
-            <span className="font-medium text-slate-800 dark:text-slate-200">People:</span> a token from the server&apos;s token file (<code className="font-mono">TOKEN_AUTH_FILE</code>).
-          </p>
-        </div>
+        <TokenHelp />
       </div>
     </main>
   );

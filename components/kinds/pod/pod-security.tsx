@@ -56,7 +56,7 @@ export function PodSecurity({ obj }: { obj: KubeObject }) {
                           data-testid={`sc-${s.field}`}
                         >
                           {s.field}={s.value}
-                          {s.source === "pod" && <span className="text-slate-500 dark:text-slate-400"> (pod)</span>}
+                          {s.source === "pod" && <span className="text-slate-700 dark:text-slate-300"> (pod)</span>}
                         </li>
                       ))}
                     </ul>

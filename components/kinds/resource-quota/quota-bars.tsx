@@ -11,6 +11,15 @@ const barColour: Record<QuotaLevel, string> = {
   unknown: "bg-slate-300 dark:bg-slate-600",
 };
 
+// The level in words too, so colour is never the only sign.
+const levelText: Record<QuotaLevel, string> = {
+  ok: "",
+  unknown: "",
+  high: "font-semibold text-amber-800 dark:text-amber-300",
+  full: "font-semibold text-red-800 dark:text-red-300",
+  over: "font-semibold text-red-800 dark:text-red-300",
+};
+
 const levelWords: Partial<Record<QuotaLevel, string>> = { full: "at the limit", over: "over the limit", high: "nearly full" };
 
 export function QuotaBars({ quota }: { quota: KubeObject }) {
@@ -40,9 +49,15 @@ export function QuotaBars({ quota }: { quota: KubeObject }) {
               >
                 <span className={`block h-full ${barColour[r.level]}`} style={{ width: `${r.percent ?? 0}%` }} />
               </span>
-              <span className={`tabular text-right text-xs ${r.level === "over" || r.level === "full" ? "font-semibold text-red-800 dark:text-red-300" : ""}`} data-testid="quota-numbers">
-                {r.used ?? "?"} / {r.hard}
-                {levelWords[r.level] && <span className="sr-only"> ({levelWords[r.level]})</span>}
+              <span className={`text-right text-xs ${levelText[r.level]}`}>
+                <span className="tabular" data-testid="quota-numbers">
+                  {r.used ?? "?"} / {r.hard}
+                </span>
+                {levelWords[r.level] && (
+                  <span className="block" data-testid="quota-level">
+                    {levelWords[r.level]}
+                  </span>
+                )}
               </span>
             </li>
           ))}

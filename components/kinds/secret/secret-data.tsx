@@ -3,6 +3,7 @@
 // base64 as UTF-8 text, or as a byte count when they are binary.
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { CopyButton } from "@/components/ui/copy-button";
 
 export function decodeSecretValue(value: string): { text?: string; bytes: number } {
   let binary: string;
@@ -47,9 +48,12 @@ export function SecretData({ data }: { data: Record<string, string> | undefined 
                 <span className="min-w-0 break-all font-mono" data-testid={`secret-value-${key}`}>
                   {shown ? decoded.text ?? `(${decoded.bytes} bytes of binary data)` : <span aria-label="hidden value">••••••••</span>}
                 </span>
-                <Button variant="ghost" className="py-0.5" onClick={() => toggle(key)} aria-label={`${shown ? "Hide" : "Reveal"} ${key}`}>
-                  {shown ? "Hide" : "Reveal"}
-                </Button>
+                <span className="flex shrink-0 items-center gap-1">
+                  {decoded.text !== undefined && <CopyButton text={decoded.text} label={`Copy ${key}`} testId={`copy-secret-${key}`} />}
+                  <Button variant="ghost" className="py-0.5" onClick={() => toggle(key)} aria-label={`${shown ? "Hide" : "Reveal"} ${key}`}>
+                    {shown ? "Hide" : "Reveal"}
+                  </Button>
+                </span>
               </dd>
             </div>
           );

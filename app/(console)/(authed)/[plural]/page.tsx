@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { ResourceListView } from "@/components/resource-table/resource-list-view";
 import { kindTitle } from "@/lib/client/navigation";
 import { kindOr404, type SearchParams } from "../page-params";
+import { firstPage } from "../first-page";
 import { requireSession } from "../require-session";
 
 type Params = Promise<{ plural: string }>;
@@ -14,6 +15,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function KindListPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const { plural } = await params;
   kindOr404(plural);
-  await requireSession(`/${plural}`, await searchParams);
-  return <ResourceListView key={plural} plural={plural} />;
+  const search = await searchParams;
+  await requireSession(`/${plural}`, search);
+  return <ResourceListView key={plural} plural={plural} firstPage={await firstPage(plural, undefined, search)} />;
 }

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { ResourceListView } from "@/components/resource-table/resource-list-view";
 import { kindTitle } from "@/lib/client/navigation";
 import { decode, kindOr404, type SearchParams } from "../../../page-params";
+import { firstPage } from "../../../first-page";
 import { requireSession } from "../../../require-session";
 
 type Params = Promise<{ namespace: string; plural: string }>;
@@ -14,6 +15,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function NamespacedListPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const { namespace, plural } = await params;
   kindOr404(plural, "namespaced");
-  await requireSession(`/namespaces/${namespace}/${plural}`, await searchParams);
-  return <ResourceListView key={`${namespace}/${plural}`} plural={plural} namespace={decode(namespace)} />;
+  const search = await searchParams;
+  await requireSession(`/namespaces/${namespace}/${plural}`, search);
+  return <ResourceListView key={`${namespace}/${plural}`} plural={plural} namespace={decode(namespace)} firstPage={await firstPage(plural, decode(namespace), search)} />;
 }

@@ -1,0 +1,84 @@
+"use client";
+// "Changes in the last hour" of a namespace, replayed from the history (lib/history's namespace changes):
+// every write of the kinds the user may list, newest first, who made it, and what it changed (the diff
+// against the object's previous revision, on demand). Refreshed every few seconds.
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { objectHref } from "@/lib/client/console-routes";
+import { kindByPlural } from "@/lib/kinds";
+import { isForbidden } from "../ui/forbidden";
+import { useNow } from "../ui/use-now";
+import { fetchChanges, fetchObjectHistory, type Revision } from "./history-client";
+import { comparable } from "./object-history";
+import { TypeBadge, When, who } from "./revision-label";
+import { TextDiff } from "./text-diff";
+
+const HOUR = 3600;
+
+function ChangeDiff({ change }: { change: Revision }) {
+  const kind = kindByPlural(change.resource ?? "")!;
+  const meta = change.object.metadata;
+  const history = useQuery({
+    queryKey: ["object-history", kind.plural, meta.namespace ?? "", meta.name, "before", change.resourceVersion],
+    queryFn: () => fetchObjectHistory(kind, meta.namespace, meta.name ?? ""),
+    retry: false,
+  });
+  if (history.error) return <p className="text-xs text-red-800 dark:text-red-300">{(history.error as Error).message}</p>;
+  if (!history.data) return <p className="text-xs">Loading…</p>;
+  const items = history.data.items;
+  const at = items.findIndex((r) => r.resourceVersion === change.resourceVersion);
+  const before = at >= 0 ? items[at + 1] : undefined;
+  return <TextDiff before={change.type === "ADDED" ? "" : comparable(before?.object)} after={change.type === "DELETED" ? "" : comparable(change.object)}
+    label={`What resourceVersion ${change.resourceVersion} changed`} testId="change-diff" />;
+}
+
+export function NamespaceChanges({ namespace }: { namespace: string }) {
+  const now = useNow(5_000);
+  const changes = useQuery({ queryKey: ["namespace-changes", namespace], queryFn: () => fetchChanges(namespace, HOUR), refetchInterval: 5_000, retry: false });
+  const [open, setOpen] = useState<string | undefined>();
+  if (isForbidden(changes.error)) return null;
+  const items = changes.data?.items ?? [];
+  return (
+    <section aria-labelledby="ns-changes-title" className="max-h-[40vh] shrink-0 overflow-y-auto border-t border-slate-200 px-6 py-3 dark:border-slate-800" data-testid="namespace-changes">
+      <h2 id="ns-changes-title" className="mb-2 text-sm font-semibold">
+        Changes in the last hour <span className="font-normal text-slate-700 dark:text-slate-300">({items.length})</span>
+      </h2>
+      {changes.error ? (
+        <p className="text-sm text-red-800 dark:text-red-300">{(changes.error as Error).message}</p>
+      ) : !changes.data ? (
+        <p className="text-sm">Loading…</p>
+      ) : items.length === 0 ? (
+        <p className="text-sm text-slate-700 dark:text-slate-300">Nothing changed in the last hour.</p>
+      ) : (
+        <ol className="space-y-1" data-testid="namespace-changes-list">
+          {items.map((c) => {
+            const kind = kindByPlural(c.resource ?? "");
+            const name = c.object.metadata.name ?? "";
+            const id = c.resourceVersion;
+            return (
+              <li key={id} className="rounded-md border border-slate-200 px-2 py-1 text-sm dark:border-slate-700" data-testid="namespace-change" data-rv={id}>
+                <div className="flex flex-wrap items-center gap-2">
+                  <When time={c.time} now={now} />
+                  <TypeBadge type={c.type} />
+                  <span>{kind?.kind ?? c.resource}</span>
+                  {kind && c.type !== "DELETED" ? (
+                    <Link className="font-mono text-blue-800 hover:underline dark:text-blue-300" href={`${objectHref(kind, namespace, name)}?tab=history`}>{name}</Link>
+                  ) : (
+                    <span className="font-mono">{name}</span>
+                  )}
+                  <span>by <span className="font-medium">{who(c)}</span></span>
+                  <button type="button" className="ml-auto text-xs text-blue-800 underline dark:text-blue-300" aria-expanded={open === id}
+                    onClick={() => setOpen(open === id ? undefined : id)} data-testid="change-toggle">
+                    {open === id ? "Hide changes" : "Show changes"}
+                  </button>
+                </div>
+                {open === id && kind && <div className="mt-1"><ChangeDiff change={c} /></div>}
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </section>
+  );
+}

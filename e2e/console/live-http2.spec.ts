@@ -1,0 +1,67 @@
+// Live everywhere (issue 14 item 2): the console is served over HTTP/2, so the namespace live view streams
+// every kind at once on one connection (over HTTP/1.1 its watches had to take turns), and each change in its
+// feed carries its own time (the object's stamp), not the moment it reached the browser.
+import { expect, test } from "@playwright/test";
+import { ensureNamespaces, kubectl, shot, signIn, uniqueName } from "./support";
+
+const NAMESPACE = "e2e-live-h2";
+
+test.beforeAll(() => ensureNamespaces(NAMESPACE));
+
+const configMap = (name: string) => JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: NAMESPACE }, data: { k: "v" } });
+
+/** Open WATCH requests the server counts right now (apiserver_longrunning_requests). */
+async function openWatches(): Promise<number> {
+  const text = await kubectl(["get", "--raw", "/metrics"]);
+  let n = 0;
+  for (const line of text.split("\n")) {
+    if (line.startsWith("apiserver_longrunning_requests{") && line.includes('verb="WATCH"')) n += Number(line.slice(line.lastIndexOf(" ") + 1));
+  }
+  return n;
+}
+
+test("the namespace live view streams every kind at once over HTTP/2; a kubectl change appears with its own time", async ({ page }) => {
+  await signIn(page, `/namespaces/${NAMESPACE}`);
+  expect(await page.evaluate(() => (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming).nextHopProtocol)).toBe("h2");
+
+  const tiles = page.locator("[data-testid=kind-counts] a");
+  const kinds = await tiles.count();
+  expect(kinds).toBeGreaterThanOrEqual(10);
+  // The live view's indicator and the Namespace object page's own.
+  const indicators = page.getByTestId("live-indicator");
+  for (let i = 0; i < (await indicators.count()); i++) await expect(indicators.nth(i)).toHaveAttribute("data-status", "live");
+  for (let i = 0; i < kinds; i++) await expect(tiles.nth(i)).not.toContainText("…");
+  // Every kind's watch is open at the same time (HTTP/1.1's slots allowed four).
+  await expect.poll(openWatches, { message: "every kind of the view watched at once" }).toBeGreaterThanOrEqual(kinds);
+
+  const first = uniqueName("h2-first");
+  await kubectl(["create", "--validate=false", "-f", "-"], configMap(first));
+  const firstRow = page.locator(`[data-testid=change][data-name="${first}"]`);
+  await expect(firstRow).toContainText("ADDED");
+  const created = JSON.parse(await kubectl(["get", "configmap", first, "-n", NAMESPACE, "-o", "json"]));
+  // The row's time is the object's creation stamp (whole seconds), not the moment the event arrived.
+  expect(Date.parse((await firstRow.locator("time").getAttribute("datetime"))!)).toBe(Date.parse(created.metadata.creationTimestamp));
+
+  await page.waitForTimeout(2_500);
+  await kubectl(["label", "configmap", first, "-n", NAMESPACE, "tier=web"]);
+  const modified = page.locator(`[data-testid=change][data-name="${first}"]`, { hasText: "MODIFIED" });
+  await expect(modified).toBeVisible();
+  const labelled = JSON.parse(await kubectl(["get", "configmap", first, "-n", NAMESPACE, "-o", "json", "--show-managed-fields"]));
+  const labelTime = labelled.metadata.managedFields.find((f: { manager: string }) => f.manager === "kubectl-label").time;
+  expect(Date.parse((await modified.locator("time").getAttribute("datetime"))!)).toBe(Date.parse(labelTime));
+  // Two changes, two ages (newest first): the create is older than the label by the time between them.
+  const times = await page.locator(`[data-testid=change][data-name="${first}"] time`).evaluateAll((els) => els.map((e) => Date.parse(e.getAttribute("datetime")!)));
+  expect(times).toHaveLength(2);
+  expect(times[0] - times[1]).toBeGreaterThanOrEqual(2_000);
+  await expect(page.locator(`[data-testid=change][data-name="${first}"]`, { hasText: "ADDED" }).locator("time")).not.toHaveText("0s");
+  await shot(page, "namespace-live-h2");
+});
+
+test("the overview streams every kind cluster-wide and shows a change made elsewhere", async ({ page }) => {
+  await signIn(page, "/");
+  await expect(page.getByTestId("kind-counts")).toBeVisible();
+  await expect(page.getByTestId("live-indicator")).toHaveAttribute("data-status", "live");
+  const name = uniqueName("h2-overview");
+  await kubectl(["create", "--validate=false", "-f", "-"], configMap(name));
+  await expect(page.locator(`[data-testid=change][data-name="${name}"]`)).toContainText(`${NAMESPACE}/${name}`);
+});

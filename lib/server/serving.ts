@@ -1,0 +1,131 @@
+// The listening server: HTTPS that speaks HTTP/2 and HTTP/1.1 on one port (ALPN picks; a client that offers
+// nothing gets HTTP/1.1), or plain HTTP/1.1 with INSECURE_HTTP=1. HTTP/2 lets a browser multiplex every watch
+// of a page on one connection (HTTP/1.1 gives it six per host); kubectl and client-go negotiate h2 too, as
+// they do with kube-apiserver. The HTTP/2 settings follow kube-apiserver's (secure_serving.go): 100
+// concurrent streams per connection, 256 KiB stream upload windows and frames, a connection window of
+// both multiplied, a connection without streams closed (GOAWAY) after 90 s.
+import http from "node:http";
+import http2 from "node:http2";
+import type { Socket } from "node:net";
+
+export type ServingRequest = http.IncomingMessage | http2.Http2ServerRequest;
+export type ServingResponse = http.ServerResponse | http2.Http2ServerResponse;
+export type Listener = (req: ServingRequest, res: ServingResponse) => void;
+
+/** kube-apiserver's default --http2-max-streams-per-connection (0 there means this). */
+export const HTTP2_MAX_CONCURRENT_STREAMS = 100;
+/** kube's resourceBody99Percentile: the per-stream upload window and largest frame we read. */
+export const HTTP2_STREAM_WINDOW_BYTES = 256 * 1024;
+/** An HTTP/2 connection with no open stream for this long is closed gracefully (kube's IdleTimeout). */
+export const HTTP2_IDLE_TIMEOUT_MS = 90_000;
+/** An idle HTTP/1.1 keep-alive connection is closed after this. */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+/** kube's ReadHeaderTimeout: request headers must arrive within this (never more than the request timeout). */
+export const HEADERS_TIMEOUT_MS = 32_000;
+
+export interface ServingOptions {
+  tls?: { key: string | Buffer; cert: string | Buffer };
+  requestTimeoutSeconds: number;
+}
+
+export interface Serving {
+  server: http.Server | http2.Http2SecureServer;
+  /** Stops accepting and drops every open connection (watches included). */
+  closeAll(): void;
+}
+
+export function createServing(options: ServingOptions, listener: Listener): Serving {
+  const requestTimeoutMs = options.requestTimeoutSeconds * 1000;
+  const headersTimeoutMs = Math.min(HEADERS_TIMEOUT_MS, requestTimeoutMs);
+  if (!options.tls) {
+    const server = http.createServer(listener);
+    // A slow client cannot hold a connection forever: headers within 32 s (kube's ReadHeaderTimeout), the
+    // whole request within REQUEST_TIMEOUT_SECONDS. Bodies are read before a request takes its flow-control seat.
+    server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    server.headersTimeout = headersTimeoutMs;
+    server.requestTimeout = requestTimeoutMs;
+    return { server, closeAll: () => { server.close(); server.closeAllConnections(); } };
+  }
+
+  const server = http2.createSecureServer(
+    {
+      key: options.tls.key,
+      cert: options.tls.cert,
+      allowHTTP1: true,
+      // As node:https does: small writes (a watch event) leave at once instead of waiting behind Nagle.
+      noDelay: true,
+      settings: {
+        maxConcurrentStreams: HTTP2_MAX_CONCURRENT_STREAMS,
+        initialWindowSize: HTTP2_STREAM_WINDOW_BYTES,
+        maxFrameSize: HTTP2_STREAM_WINDOW_BYTES,
+      },
+      // Data queued for slow readers counts here; the watch backlog rules (lib/api/watch-backlog.ts) bound
+      // each stream at 8 MiB, so a connection carrying a few busy watches must not refuse new streams at
+      // node's default of 10 MB.
+      maxSessionMemory: 64,
+    },
+    (req, res) => {
+      if (req.httpVersionMajor === 2) limitBodyTime(req as http2.Http2ServerRequest, requestTimeoutMs);
+      listener(req, res);
+    },
+  );
+  // These apply to the HTTP/1.1 connections (allowHTTP1 hands them to node:http's connection handling, which
+  // reads its options off this server; node:https would have set requireHostHeader itself).
+  const h1 = server as unknown as { keepAliveTimeout: number; headersTimeout: number; requestTimeout: number; requireHostHeader: boolean };
+  h1.requireHostHeader = true;
+  h1.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  h1.headersTimeout = headersTimeoutMs;
+  h1.requestTimeout = requestTimeoutMs;
+
+  server.on("session", (session) => {
+    session.setLocalWindowSize(HTTP2_STREAM_WINDOW_BYTES * HTTP2_MAX_CONCURRENT_STREAMS);
+    closeWhenIdle(session);
+  });
+  const sockets = new Set<Socket>();
+  server.on("secureConnection", (socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+  return {
+    server,
+    closeAll: () => {
+      server.close();
+      for (const socket of sockets) socket.destroy();
+    },
+  };
+}
+
+/** HTTP/2 has no request timeout of its own: a stream whose body is still arriving at the deadline is reset. */
+function limitBodyTime(req: http2.Http2ServerRequest, ms: number): void {
+  const stream = req.stream;
+  if (stream.endAfterHeaders) return; // no body
+  const timer = setTimeout(() => {
+    if (!stream.destroyed && !stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
+  }, ms);
+  timer.unref();
+  const clear = () => clearTimeout(timer);
+  // 'end' fires once the last DATA frame is read; 'close' when the stream goes (answered or reset).
+  req.once("end", clear);
+  stream.once("close", clear);
+}
+
+/** Closes (GOAWAY, open streams finish) a session that has had no stream for HTTP2_IDLE_TIMEOUT_MS. */
+function closeWhenIdle(session: http2.ServerHttp2Session): void {
+  let open = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    timer = setTimeout(() => {
+      if (open === 0 && !session.closed && !session.destroyed) session.close();
+    }, HTTP2_IDLE_TIMEOUT_MS);
+    timer.unref();
+  };
+  arm();
+  session.on("stream", (stream) => {
+    open++;
+    clearTimeout(timer);
+    stream.once("close", () => {
+      if (--open === 0 && !session.closed) arm();
+    });
+  });
+  session.once("close", () => clearTimeout(timer));
+}
