@@ -9,9 +9,10 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Page } from "playwright-core";
-import { editorOpenScenario } from "./console-editor";
+import { editorOpenScenario, type EditorOpenResult } from "./console-editor";
+import type { ListsResult } from "./console-lists";
 import { apiRequester, BENCH_TOKEN, benchPort, signIn, startBenchServer, waitReady } from "./console-harness";
-import { measureLiveView } from "./console-live";
+import { measureLiveView, type LiveResult } from "./console-live";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const PORT = benchPort();
@@ -182,7 +183,11 @@ async function main() {
       watchAbsorption: { rows: 5_000, frameBudgetMs: FRAME_BUDGET_MS, stepSeconds: STEP_SECONDS, absorbedEventsPerSecond: absorbed, limitedByServerWrites: serverBound, steps },
       lists,
     };
-    Object.assign(result, { editorOpen: await editorOpenScenario(page, BASE, (method, urlPath, body) => request(method, urlPath, body)) });
+    const editorOpen = await editorOpenScenario(page, BASE, (method, urlPath, body) => request(method, urlPath, body));
+    const targets = issueTargets(result.live, lists, editorOpen);
+    console.log("\nissue 14 targets:");
+    for (const t of targets) console.log(`  ${t.met ? "met    " : "NOT met"}  ${t.name}: ${t.value} (goal ${t.goal})`);
+    Object.assign(result, { editorOpen, targets });
     mkdirSync(path.join(root, "bench", "results"), { recursive: true });
     const file = path.join(root, "bench", "results", `console-${result.at.replace(/[:.]/g, "-")}.json`);
     writeFileSync(file, JSON.stringify(result, null, 2) + "\n");
@@ -192,6 +197,27 @@ async function main() {
     server.kill("SIGTERM");
     api.close();
   }
+}
+
+interface Target {
+  name: string;
+  goal: string;
+  value: number;
+  met: boolean;
+}
+
+/** Issue 14's numbers, each judged on this run (medians of the runs where a scenario repeats). */
+function issueTargets(live: LiveResult, lists: ListsResult, editor: EditorOpenResult): Target[] {
+  const under = (name: string, value: number, goal: number, unit: string): Target => ({ name, goal: `< ${goal} ${unit}`, value, met: value < goal });
+  const atLeast = (name: string, value: number, goal: number): Target => ({ name, goal: `>= ${goal}`, value, met: value >= goal });
+  return [
+    under("namespace view: a change visible, p95 ms", live.changeToVisibleMs.p95, 1_000, "ms"),
+    under("10,000 rows: first rows, median ms", lists.firstRowsMs.medianMs, 500, "ms"),
+    atLeast("10,000 rows: share of scroll frames under 20 ms", lists.scrollIdle.under20Share, 0.95),
+    atLeast(`10,000 rows: share of scroll frames under 20 ms with ${lists.scrollWithEvents.eventsPerSecond} watch events/s`, lists.scrollWithEvents.under20Share, 0.95),
+    under("YAML tab open from the overview, median ms", editor.fromOverviewMs.medianMs, 1_000, "ms"),
+    under("YAML tab open by direct navigation, median ms", editor.directMs.medianMs, 1_000, "ms"),
+  ];
 }
 
 main().catch((e) => {
