@@ -1,7 +1,8 @@
 "use client";
 // "Changes in the last hour" of a namespace, replayed from the history (lib/history's namespace changes):
 // every write of the kinds the user may list, newest first, who made it, and what it changed (the diff
-// against the object's previous revision, on demand). Refreshed every few seconds.
+// against the object's previous revision, on demand), and a replay of the hour step by step
+// (namespace-replay.tsx). Refreshed every few seconds.
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
@@ -10,6 +11,7 @@ import { kindByPlural } from "@/lib/kinds";
 import { isForbidden } from "../ui/forbidden";
 import { useNow } from "../ui/use-now";
 import { fetchChanges, fetchObjectHistory, type Revision } from "./history-client";
+import { NamespaceReplay } from "./namespace-replay";
 import { comparable } from "./object-history";
 import { TypeBadge, When, who } from "./revision-label";
 import { TextDiff } from "./text-diff";
@@ -37,13 +39,23 @@ export function NamespaceChanges({ namespace }: { namespace: string }) {
   const now = useNow(5_000);
   const changes = useQuery({ queryKey: ["namespace-changes", namespace], queryFn: () => fetchChanges(namespace, HOUR), refetchInterval: 5_000, retry: false });
   const [open, setOpen] = useState<string | undefined>();
+  const [replaying, setReplaying] = useState(false);
   if (isForbidden(changes.error)) return null;
   const items = changes.data?.items ?? [];
   return (
     <section aria-labelledby="ns-changes-title" className="max-h-[40vh] shrink-0 overflow-y-auto border-t border-slate-200 px-6 py-3 dark:border-slate-800" data-testid="namespace-changes">
-      <h2 id="ns-changes-title" className="mb-2 text-sm font-semibold">
-        Changes in the last hour <span className="font-normal text-slate-700 dark:text-slate-300">({items.length})</span>
-      </h2>
+      <div className="mb-2 flex items-center gap-3">
+        <h2 id="ns-changes-title" className="text-sm font-semibold">
+          Changes in the last hour <span className="font-normal text-slate-700 dark:text-slate-300">({items.length})</span>
+        </h2>
+        {items.length > 0 && (
+          <button type="button" className="text-xs text-blue-800 underline dark:text-blue-300" aria-expanded={replaying}
+            onClick={() => setReplaying(!replaying)} data-testid="replay-toggle">
+            {replaying ? "Close the replay" : "Replay the hour"}
+          </button>
+        )}
+      </div>
+      {replaying && items.length > 0 && <NamespaceReplay namespace={namespace} changes={items} now={now} renderDiff={(c) => <ChangeDiff change={c} />} />}
       {changes.error ? (
         <p className="text-sm text-red-800 dark:text-red-300">{(changes.error as Error).message}</p>
       ) : !changes.data ? (
