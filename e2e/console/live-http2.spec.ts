@@ -57,11 +57,23 @@ test("the namespace live view streams every kind at once over HTTP/2; a kubectl 
   await shot(page, "namespace-live-h2");
 });
 
-test("the overview streams every kind cluster-wide and shows a change made elsewhere", async ({ page }) => {
+test("the overview streams every kind cluster-wide and shows a change made elsewhere, with its own time", async ({ page }) => {
   await signIn(page, "/");
   await expect(page.getByTestId("kind-counts")).toBeVisible();
   await expect(page.getByTestId("live-indicator")).toHaveAttribute("data-status", "live");
   const name = uniqueName("h2-overview");
   await kubectl(["create", "--validate=false", "-f", "-"], configMap(name));
-  await expect(page.locator(`[data-testid=change][data-name="${name}"]`)).toContainText(`${NAMESPACE}/${name}`);
+  const row = page.locator(`[data-testid=change][data-name="${name}"]`);
+  await expect(row).toContainText(`${NAMESPACE}/${name}`);
+  const created = JSON.parse(await kubectl(["get", "configmap", name, "-n", NAMESPACE, "-o", "json"]));
+  expect(Date.parse((await row.locator("time").getAttribute("datetime"))!)).toBe(Date.parse(created.metadata.creationTimestamp));
+
+  // A change made later shows its own, later time; the older change keeps its own.
+  await page.waitForTimeout(2_000);
+  await kubectl(["label", "configmap", name, "-n", NAMESPACE, "tier=web"]);
+  const modified = page.locator(`[data-testid=change][data-name="${name}"]`, { hasText: "MODIFIED" });
+  await expect(modified).toBeVisible();
+  const times = await page.locator(`[data-testid=change][data-name="${name}"] time`).evaluateAll((els) => els.map((e) => Date.parse(e.getAttribute("datetime")!)));
+  expect(times).toHaveLength(2);
+  expect(times[0] - times[1]).toBeGreaterThanOrEqual(1_000);
 });
