@@ -11,7 +11,7 @@
 import { afterAll, describe, expect, test } from "vitest";
 import { freshPostgresDatabase, openWatch, sleep, startSharedServers, type WatchEvent, type WatchStream } from "./cluster";
 import { createNamespaces, startServer, stopAll, type Server } from "./harness";
-import { skipPostgres } from "../../lib/storage/test-databases";
+import { skipPostgres, testBackends } from "../../lib/storage/test-databases";
 import { prng } from "./seeded-random";
 
 afterAll(async () => {
@@ -326,8 +326,8 @@ describe("randomized watch consistency", () => {
     await Promise.all(servers.map((s) => s.stop()));
   });
 
-  test("two processes: a consistent read on one process sees what the other acknowledged", { timeout: 60_000 }, async () => {
-    const [a, b] = await startSharedServers(2);
+  test.each(testBackends)("two processes on one %s store: a consistent read on one process sees what the other acknowledged", { timeout: 60_000 }, async (backend) => {
+    const [a, b] = await startSharedServers(2, {}, backend === "postgresql" ? await freshPostgresDatabase() : undefined);
     const ns = "consistency-ryw";
     await createNamespaces(a, ns);
     const misses: string[] = [];

@@ -1,9 +1,11 @@
-// Several replicas on one PostgreSQL database behave as one server (issue 12): three server processes (and a
-// fourth that starts late) share TEST_PG_URL's database, one serving certificate (TLS_CERT_FILE/TLS_KEY_FILE
-// with TLS_CA_FILE naming its CA) and one admin token, each on its own port and data directory. kubectl and
-// @kubernetes/client-node talk to one replica while watches run on the others; writers on every replica at
-// once; a replica that starts after the writes replays them from the shared log; a replica killed with
-// SIGKILL in the middle of writes loses nothing it acknowledged and leaves nothing half-written.
+// Several replicas on one PostgreSQL database behave as one server (issue 12): two, then three server processes
+// (and one more that starts late) share TEST_PG_URL's database, one serving certificate (TLS_CERT_FILE/
+// TLS_KEY_FILE with TLS_CA_FILE naming its CA) and one admin token, each on its own port and data directory.
+// kubectl and @kubernetes/client-node talk to one replica while watches run on the others; writers on every
+// replica at once; a replica that starts after the writes replays them from the shared log; a replica killed
+// with SIGKILL in the middle of writes, while another replica keeps writing, loses nothing it acknowledged,
+// leaves nothing half-written and, restarted, replays the same history; the controllers run on exactly one
+// replica (the controllers' Lease), and when it dies another takes over once its lease runs out.
 import { createHash, generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -13,18 +15,21 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ensureServingCertificate, pkiPaths } from "../../lib/tls/certificates";
 import { freshPostgresDatabase, skipPostgres } from "../../lib/storage/test-databases";
 import { describe as describeEvents, openWatch, sleep, startSharedServers, type WatchEvent, type WatchStream } from "./cluster";
-import { createNamespaces, startServer, stopAll, type ApiResponse, type Server } from "./harness";
-
-const pkiDir = mkdtempSync(path.join(os.tmpdir(), "cluster-core-replicas-pki-"));
-let replicas: Server[];
-let shared: { env: Record<string, string>; ca: string };
+import { createNamespaces, startServer, stopAll, waitFor, type ApiResponse, type Server } from "./harness";
 
 const cmPath = (ns: string, name?: string) => `/api/v1/namespaces/${ns}/configmaps${name ? `/${name}` : ""}`;
 const sha = (s: string) => createHash("sha256").update(s).digest("hex");
 const fmt = (e: WatchEvent) => `${e.type} ${e.object?.metadata?.name}@${e.object?.metadata?.resourceVersion}`;
 const rvOf = (e: WatchEvent) => Number(e.object?.metadata?.resourceVersion);
+const LEASE = "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/cluster-core-controllers";
+const KUBE_LEASE_DURATION_MS = 15_000;
 
-describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 180_000 }, () => {
+describe.skipIf(skipPostgres).each([2, 3])("%i replicas on one PostgreSQL database", { timeout: 180_000 }, (n) => {
+  const pkiDir = mkdtempSync(path.join(os.tmpdir(), "cluster-core-replicas-pki-"));
+  let replicas: Server[];
+  let shared: { env: Record<string, string>; ca: string };
+  const label = (i: number) => String.fromCharCode(65 + i);
+
   beforeAll(async () => {
     // One certificate for every replica, issued by a CA the replicas are told about (TLS_CA_FILE).
     await ensureServingCertificate({ dataDir: pkiDir, hosts: ["127.0.0.1"] });
@@ -41,7 +46,7 @@ describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 
       },
       ca: readFileSync(p.caCert, "utf8"),
     };
-    replicas = await startSharedServers(3, { env: shared.env, ca: shared.ca }, shared.env.DATABASE_URL);
+    replicas = await startSharedServers(n, { env: shared.env, ca: shared.ca }, shared.env.DATABASE_URL);
     await createNamespaces(replicas[0], "replicas-kubectl", "replicas-writers", "replicas-late", "replicas-kill");
   }, 180_000);
 
@@ -62,8 +67,82 @@ describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 
     await Promise.all(streams.map(({ label, w }) => w.until((evs) => evs.some((e) => rvOf(e) === rev), 30_000, `${label} to see revision ${rev}`)));
   }
 
+  /** The Lease as replica `s` reads it. */
+  async function leaseOn(s: Server): Promise<any> {
+    const r = await s.request("GET", LEASE);
+    expect(r.status, r.text.slice(0, 200)).toBe(200);
+    return r.body;
+  }
+
+  /** Writes this replica's process committed to the store (its /metrics). */
+  async function writesBy(s: Server): Promise<number> {
+    const r = await s.request("GET", "/metrics");
+    expect(r.status, r.text.slice(0, 200)).toBe(200);
+    const m = /^cluster_core_storage_writes_total (\S+)$/m.exec(r.text);
+    expect(m, "cluster_core_storage_writes_total in /metrics").not.toBeNull();
+    return Number(m![1]);
+  }
+
+  /**
+   * Which of `among` runs the controllers, seen from outside while nothing else writes: every replica's Lease
+   * names one holder, and over one renewal of it exactly one replica's process wrote to the store (the renewal).
+   */
+  async function controllersLeader(among: Server[]): Promise<{ holder: string; index: number }> {
+    const before = await Promise.all(among.map(writesBy));
+    const first = (await leaseOn(among[0])).spec;
+    expect(first.holderIdentity, "the Lease names a holder").toBeTruthy();
+    await waitFor("the holder to renew the Lease", async () => {
+      const now = (await leaseOn(among[0])).spec;
+      return now.renewTime !== first.renewTime ? now : undefined;
+    }, 10_000, 100);
+    const after = await Promise.all(among.map(writesBy));
+    const holders = await Promise.all(among.map(async (s) => (await leaseOn(s)).spec.holderIdentity as string));
+    expect(holders, "every replica reads the same holder, the one that renewed").toEqual(among.map(() => first.holderIdentity));
+    const wrote = among.map((_, i) => after[i] - before[i]);
+    expect(wrote.filter((d) => d > 0).length, `writes per replica over one renewal (nothing else writes): ${wrote.join(", ")}`).toBe(1);
+    return { holder: first.holderIdentity, index: wrote.findIndex((d) => d > 0) };
+  }
+
+  // Three replicas only: the takeover waits out kube's 15 s lease duration, and two processes (on SQLite) are
+  // covered in events-and-leases.test.ts.
+  if (n === 3) test("the controllers run on exactly one replica; SIGKILL it and another takes over within the lease duration", { timeout: 120_000 }, async () => {
+    const { holder, index } = await controllersLeader(replicas);
+    const victim = replicas[index];
+    const survivors = replicas.filter((_, i) => i !== index);
+    await victim.kill9();
+    const killedAt = Date.now();
+    // Until the dead holder's lease runs out no replica runs the controllers: a namespace created now gets its
+    // default ServiceAccount only once a survivor has taken the Lease.
+    const ns = "replicas-lease-failover";
+    const made = await survivors[0].request("POST", "/api/v1/namespaces", { body: { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } } });
+    expect(made.status, made.text).toBe(201);
+    const early: string[] = [];
+    const next = await waitFor("a survivor to take the Lease", async () => {
+      // The ServiceAccount first: the controllers create it only after their replica's Lease write committed.
+      const sa = await survivors[1].request("GET", `/api/v1/namespaces/${ns}/serviceaccounts/default`);
+      const h = (await leaseOn(survivors[0])).spec.holderIdentity;
+      if (h === holder && sa.status !== 404) early.push(`${Date.now() - killedAt} ms after the kill: ${sa.status}`);
+      return h && h !== holder ? h as string : undefined;
+    }, KUBE_LEASE_DURATION_MS + 10_000, 100);
+    const waited = Date.now() - killedAt;
+    expect(early, "no default ServiceAccount while the dead replica still held the Lease").toEqual([]);
+    expect(waited, "not before the killed holder's lease ran out").toBeGreaterThan(KUBE_LEASE_DURATION_MS - 5_000);
+    expect(waited, "within the lease duration plus a retry period").toBeLessThan(KUBE_LEASE_DURATION_MS + 7_000);
+    await waitFor("the new holder's controllers to give the namespace its default ServiceAccount", async () =>
+      (await survivors[0].request("GET", `/api/v1/namespaces/${ns}/serviceaccounts/default`)).status === 200 || undefined, 10_000);
+    const after = await controllersLeader(survivors);
+    expect(after.holder, "the survivor that writes the renewals is the one the Lease names").toBe(next);
+
+    // Restarted, the killed replica stays a standby: the holder keeps the Lease, and only it writes.
+    replicas[index] = await victim.restart();
+    const again = await controllersLeader(replicas);
+    expect(again.holder).toBe(next);
+    expect(again.index, "the restarted replica does not write renewals").not.toBe(index);
+  });
+
   test("kubectl and client-node on one replica, watches on the others; every kubeconfig carries the shared CA", async () => {
-    const [a, b, c] = replicas;
+    const [a, b] = replicas;
+    const c = replicas[n - 1]; // the last replica: B itself when there are two
     const ns = "replicas-kubectl";
     for (const s of replicas) {
       const kubeconfig = readFileSync(s.kubeconfig, "utf8");
@@ -71,10 +150,8 @@ describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 
       expect(Buffer.from(caData ?? "", "base64").toString("utf8").trim(), `${s.kubeconfig} trusts TLS_CA_FILE`).toBe(shared.ca.trim());
     }
     const start = await listRev(b, ns);
-    const watches = [
-      { label: "watch on B", w: await openWatch(b, `${cmPath(ns)}?watch=true&resourceVersion=${start}`) },
-      { label: "watch on C", w: await openWatch(c, `${cmPath(ns)}?watch=true&resourceVersion=${start}`) },
-    ];
+    const watches = await Promise.all(replicas.slice(1).map(async (s, i) =>
+      ({ label: `watch on ${label(i + 1)}`, w: await openWatch(s, `${cmPath(ns)}?watch=true&resourceVersion=${start}`) })));
     const k = (args: string[]) => a.kubectl([...args, "-n", ns]);
     const created = JSON.parse((await k(["create", "configmap", "app", "--from-literal=v=1", "-o", "json"])).stdout);
     await k(["label", "configmap", "app", "tier=web"]);
@@ -96,10 +173,10 @@ describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 
       ]);
       w.close();
     }
-    expect(watches[1].w.events.map(fmt), "B and C saw the same revisions").toEqual(watches[0].w.events.map(fmt));
+    for (const { label: l, w } of watches) expect(w.events.map(fmt), `${l} saw the same revisions as the watch on B`).toEqual(watches[0].w.events.map(fmt));
 
     // @kubernetes/client-node with replica B's kubeconfig (Node's TLS verifies the shared certificate against
-    // the CA) lists, and its Watch on replica C sees a write made through replica A.
+    // the CA) lists, and its Watch on the last replica sees a write made through replica A.
     const kcB = new KubeConfig();
     kcB.loadFromFile(b.kubeconfig);
     const listed = await kcB.makeApiClient(CoreV1Api).listNamespacedConfigMap({ namespace: ns });
@@ -122,11 +199,11 @@ describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 
     // Writes through one replica are read at once through the others (resourceVersion unset), and an update
     // made on two replicas from the same resourceVersion succeeds on exactly one of them.
     for (let i = 0; i < 6; i++) {
-      const [writer, reader] = [replicas[i % 3], replicas[(i + 1) % 3]];
+      const [writer, reader] = [replicas[i % n], replicas[(i + 1) % n]];
       const made = await writer.request("POST", cmPath(ns), { body: { metadata: { name: `ryw-${i}` }, data: { i: String(i) } } });
       expect(made.status, made.text).toBe(201);
       const read = await reader.request("GET", cmPath(ns, `ryw-${i}`));
-      expect(read.status, `replica ${(i + 1) % 3} reads what replica ${i % 3} acknowledged`).toBe(200);
+      expect(read.status, `replica ${label((i + 1) % n)} reads what replica ${label(i % n)} acknowledged`).toBe(200);
     }
     for (let round = 0; round < 5; round++) {
       const cur = await a.request("GET", cmPath(ns, "ryw-0"));
@@ -137,15 +214,15 @@ describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 
   });
 
   test("a ServiceAccount token minted on one replica (kubectl create token) is accepted by every replica", async () => {
-    const [a, b, c] = replicas;
+    const a = replicas[0];
     const ns = "replicas-kubectl";
     await a.kubectl(["create", "serviceaccount", "robot", "-n", ns]).catch(() => undefined);
     const token = (await a.kubectl(["create", "token", "robot", "-n", ns])).stdout.trim();
-    for (const [label, s] of [["A", a], ["B", b], ["C", c]] as const) {
+    for (const [i, s] of replicas.entries()) {
       const r = await s.request("POST", "/apis/authentication.k8s.io/v1/selfsubjectreviews", {
         token, body: { apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview" },
       });
-      expect(r.status, `replica ${label}: ${r.text}`).toBe(201);
+      expect(r.status, `replica ${label(i)}: ${r.text}`).toBe(201);
       expect(r.body.status.userInfo.username).toBe(`system:serviceaccount:${ns}:robot`);
     }
     // Every replica publishes the same verification key.
@@ -153,7 +230,7 @@ describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 
     expect(new Set(jwks).size).toBe(1);
   });
 
-  test("concurrent writes on all three replicas reach every watcher on every replica exactly once, in revision order", async () => {
+  test("concurrent writes on every replica reach every watcher on every replica exactly once, in revision order", async () => {
     const ns = "replicas-writers";
     const start = await listRev(replicas[0], ns);
     const reference = await Promise.all(replicas.map(async (s, i) => ({ label: `from ${start} on replica ${i}`, w: await openWatch(s, `${cmPath(ns)}?watch=true&resourceVersion=${start}`) })));
@@ -186,7 +263,7 @@ describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 
       }
     }
     async function openLater(): Promise<void> {
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < n; i++) {
         await sleep(300);
         const from = Math.max(start, ...acks.map((x) => x.rv ?? 0));
         later.push({ label: `from ${from} on replica ${i}`, from, w: await openWatch(replicas[i], `${cmPath(ns)}?watch=true&resourceVersion=${from}`) });
@@ -194,7 +271,7 @@ describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 
     }
     await Promise.all([...replicas.flatMap((_, via) => [writer(via, via * 2), writer(via, via * 2 + 1)]), openLater()]);
     expect(unexpected).toEqual([]);
-    const sentinel = await replicas[2].request("POST", cmPath(ns), { body: { metadata: { name: "sentinel" } } });
+    const sentinel = await replicas[n - 1].request("POST", cmPath(ns), { body: { metadata: { name: "sentinel" } } });
     expect(sentinel.status, sentinel.text).toBe(201);
     const end = Number(sentinel.body.metadata.resourceVersion);
     await allSee([...reference, ...later], end);
@@ -261,62 +338,97 @@ describe.skipIf(skipPostgres)("replicas on one PostgreSQL database", { timeout: 
     }
   });
 
-  test("a replica killed with SIGKILL mid-write: the others' watchers see every acknowledged write, nothing half-written", async () => {
-    const [a, b, c] = replicas;
+  test("a replica killed with SIGKILL mid-write while another keeps writing, then restarted: every watcher sees every write once, in order, whole", async () => {
+    const [a, b] = replicas;
     const ns = "replicas-kill";
     const start = await listRev(b, ns);
-    const watches = [
-      { label: "watch on B", w: await openWatch(b, `${cmPath(ns)}?watch=true&resourceVersion=${start}`) },
-      { label: "watch on C", w: await openWatch(c, `${cmPath(ns)}?watch=true&resourceVersion=${start}`) },
-    ];
+    const watches = await Promise.all(replicas.slice(1).map(async (s, i) =>
+      ({ label: `watch on ${label(i + 1)}`, w: await openWatch(s, `${cmPath(ns)}?watch=true&resourceVersion=${start}`) })));
     const sent = new Map<string, string>();
-    const acked = new Map<number, string>();
+    const acks: { rev: number; name: string }[] = [];
+    const ackedBy = { A: 0, B: 0, "restarted A": 0 };
+    const unknown = new Set<string>(); // writes to A in flight when it died: they may or may not have happened
+    const failures: string[] = []; // writes to a live replica that did not succeed
     let killed = false;
-    async function writer(w: number): Promise<void> {
-      for (let i = 0; !killed; i++) {
-        const name = `w${w}-${i}`;
+    let done = false;
+    async function writer(via: keyof typeof ackedBy, s: Server, w: number, until: () => boolean): Promise<void> {
+      for (let i = 0; !until(); i++) {
+        const name = `${via.replace(" ", "-").toLowerCase()}-w${w}-${i}`;
         const payload = `${name}:`.padEnd(2048 + ((w * 131 + i * 17) % 2048), String.fromCharCode(97 + ((w + i) % 26)));
         sent.set(name, payload);
         try {
-          const res = await a.request("POST", cmPath(ns), { body: { metadata: { name }, data: { payload, sum: sha(payload) } } });
-          if (res.status === 201) acked.set(Number(res.body.metadata.resourceVersion), name);
-        } catch {
-          return; // the replica is gone: this write's outcome is unknown
+          const res = await s.request("POST", cmPath(ns), { body: { metadata: { name }, data: { payload, sum: sha(payload) } } });
+          if (res.status === 201) {
+            acks.push({ rev: Number(res.body.metadata.resourceVersion), name });
+            ackedBy[via]++;
+          } else if (via === "A" && killed) {
+            unknown.add(name); // answered while dying (e.g. 503 from a closing store)
+          } else failures.push(`${name} via ${via}: ${res.status} ${res.text.slice(0, 200)}`);
+        } catch (err) {
+          if (via === "A" && killed) {
+            unknown.add(name);
+            return; // the replica is gone: this write's outcome is unknown
+          }
+          failures.push(`${name} via ${via}: ${String(err)}`);
+          return;
         }
       }
     }
-    const writers = Array.from({ length: 8 }, (_, w) => writer(w));
-    for (const deadline = Date.now() + 60_000; acked.size < 60; await sleep(10)) {
-      if (Date.now() > deadline) throw new Error(`only ${acked.size} writes acknowledged in 60 s`);
-    }
+    const until = async (what: string, cond: () => boolean) => {
+      for (const deadline = Date.now() + 60_000; !cond(); await sleep(10)) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (acknowledged: ${JSON.stringify(ackedBy)}; failures: ${failures.slice(0, 3).join(" | ")})`);
+      }
+    };
+    // Eight writers on A, which gets killed; three on B, which keep writing through A's death and restart.
+    const onA = Array.from({ length: 8 }, (_, w) => writer("A", a, w, () => killed));
+    const onB = Array.from({ length: 3 }, (_, w) => writer("B", b, w, () => done));
+    await until("60 writes acknowledged by A and 10 by B", () => ackedBy.A >= 60 && ackedBy.B >= 10);
     killed = true;
     await a.kill9();
-    await Promise.all(writers);
-    const sentinel = await b.request("POST", cmPath(ns), { body: { metadata: { name: "sentinel" } } });
+    await Promise.all(onA);
+    const byBAtKill = ackedBy.B;
+    await until("10 more writes acknowledged by B while A is down", () => ackedBy.B >= byBAtKill + 10);
+    const byBBeforeRestart = ackedBy.B;
+    replicas[0] = await a.restart();
+    const restarted = replicas[0];
+    expect(ackedBy.B, "B kept acknowledging writes while A restarted").toBeGreaterThan(byBBeforeRestart);
+    // A watch on the restarted replica from before the kill replays the shared log, then follows the writes
+    // that continue on B and start again on the restarted A.
+    const replay = { label: "watch on the restarted A", w: await openWatch(restarted, `${cmPath(ns)}?watch=true&resourceVersion=${start}`) };
+    const onRestarted = Array.from({ length: 2 }, (_, w) => writer("restarted A", restarted, w, () => done));
+    const byBAtRestart = ackedBy.B;
+    await until("10 writes acknowledged by the restarted A and 10 more by B", () => ackedBy["restarted A"] >= 10 && ackedBy.B >= byBAtRestart + 10);
+    done = true;
+    await Promise.all([...onB, ...onRestarted]);
+    expect(failures, "every write to a live replica succeeded").toEqual([]);
+    const sentinel = await restarted.request("POST", cmPath(ns), { body: { metadata: { name: "sentinel" } } });
     expect(sentinel.status, sentinel.text).toBe(201);
-    await allSee(watches, Number(sentinel.body.metadata.resourceVersion));
+    const streams = [...watches, replay];
+    await allSee(streams, Number(sentinel.body.metadata.resourceVersion));
 
-    const [onB, onC] = watches.map(({ w }) => w.events.filter((e) => e.object.metadata.name !== "sentinel"));
-    expect(onC.map(fmt), "B and C saw the same writes in the same order").toEqual(onB.map(fmt));
-    const revs = onB.map(rvOf);
-    expect(revs, "strictly increasing revisions").toEqual([...new Set(revs)].sort((x, y) => x - y));
-    const seen = new Map(onB.map((e) => [rvOf(e), e]));
-    for (const [rev, name] of acked) expect(seen.get(rev)?.object.metadata.name, `acknowledged ${name}@${rev}`).toBe(name);
-    for (const e of onB) {
+    const all = watches[0].w.events;
+    for (const { label: l, w } of streams) {
+      expect(w.events.filter((e) => e.type === "ERROR"), `${l}: ${describeEvents(w.events)}`).toEqual([]);
+      expect(w.events.map(fmt), `${l} saw the same writes in the same order as the watch on B`).toEqual(all.map(fmt));
+    }
+    const revs = all.map(rvOf);
+    expect(revs, "strictly increasing revisions: each write once, in order").toEqual([...new Set(revs)].sort((x, y) => x - y));
+    expect(new Set(acks.map((x) => x.rev)).size, "no revision acknowledged twice").toBe(acks.length);
+    const seen = new Map(all.map((e) => [rvOf(e), e]));
+    for (const { rev, name } of acks) expect(seen.get(rev)?.object.metadata.name, `acknowledged ${name}@${rev}`).toBe(name);
+    const events = all.filter((e) => e.object.metadata.name !== "sentinel");
+    const acked = new Set(acks.map((x) => x.name));
+    expect(events.map((e) => e.object.metadata.name).filter((x) => !acked.has(x) && !unknown.has(x)), "nothing but the acknowledged writes and those in flight on A when it died").toEqual([]);
+    for (const e of events) {
       const name = e.object.metadata.name;
       expect(e.type, name).toBe("ADDED");
-      expect(sent.has(name), `${name} is a write we sent`).toBe(true);
       expect(e.object.data, `${name} arrived whole`).toEqual({ payload: sent.get(name), sum: sha(sent.get(name)!) });
     }
-    const listed = await c.request("GET", cmPath(ns));
-    expect((listed.body.items as any[]).map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`).filter((x) => !x.startsWith("kube-root-ca.crt@")).sort(), "a list on C = what the watches saw")
-      .toEqual([...onB.map((e) => `${e.object.metadata.name}@${e.object.metadata.resourceVersion}`), `sentinel@${sentinel.body.metadata.resourceVersion}`].sort());
-
-    // The killed replica restarts and replays the same history from the shared log.
-    replicas[0] = await a.restart();
-    const replay = await openWatch(replicas[0], `${cmPath(ns)}?watch=true&resourceVersion=${start}`);
-    await replay.until((evs) => evs.some((e) => e.object?.metadata?.name === "sentinel"), 30_000, "the restarted replica to replay up to the sentinel");
-    expect(replay.events.map(fmt)).toEqual(watches[0].w.events.map(fmt));
-    for (const { w } of [...watches, { w: replay }]) w.close();
+    for (const s of replicas) {
+      const listed = await s.request("GET", cmPath(ns));
+      expect((listed.body.items as any[]).map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`).filter((x) => !x.startsWith("kube-root-ca.crt@")).sort(), `a list on ${s.url} = what the watches saw`)
+        .toEqual(all.map((e) => `${e.object.metadata.name}@${e.object.metadata.resourceVersion}`).sort());
+    }
+    for (const { w } of streams) w.close();
   });
 });
