@@ -248,6 +248,49 @@ describe("HTTP/2", () => {
     expect(noHost).toMatch(/^HTTP\/1\.1 400 /);
   });
 
+  test("an upload cut off midway is never applied, over HTTP/2 and HTTP/1.1", async () => {
+    // A server-side apply in YAML: cut after `a: one`, what arrived still parses as a smaller manifest.
+    const manifest = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: ${NS}\ndata:\n  a: one\n  b: two\n`;
+    const path = (name: string) => `/api/v1/namespaces/${NS}/configmaps/${name}?fieldManager=cut-test`;
+    const partial = (name: string) => manifest(name).slice(0, manifest(name).indexOf("  b: two"));
+
+    const session = await connect(server);
+    const stream = session.request({
+      ":method": "PATCH",
+      ":path": path("cut-h2"),
+      authorization: `Bearer ${server.token}`,
+      "content-type": "application/apply-patch+yaml",
+      "content-length": String(Buffer.byteLength(manifest("cut-h2"))),
+    });
+    stream.on("error", () => {});
+    stream.write(partial("cut-h2"));
+    await new Promise((r) => setTimeout(r, 300));
+    stream.close(http2.constants.NGHTTP2_CANCEL);
+
+    await new Promise<void>((resolve, reject) => {
+      const socket = tls.connect({ host: "127.0.0.1", port: server.port, ca: server.ca, servername: "localhost", ALPNProtocols: ["http/1.1"] }, () => {
+        socket.write(`PATCH ${path("cut-h1")} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${server.token}\r\n` +
+          `Content-Type: application/apply-patch+yaml\r\nContent-Length: ${Buffer.byteLength(manifest("cut-h1"))}\r\n\r\n${partial("cut-h1")}`);
+        setTimeout(() => { socket.destroy(); resolve(); }, 300);
+      });
+      socket.on("error", reject);
+    });
+
+    // Give the server time to have applied what it got, had it taken the part for the whole.
+    await new Promise((r) => setTimeout(r, 1_000));
+    for (const name of ["cut-h2", "cut-h1"]) expect((await request(session, "GET", `/api/v1/namespaces/${NS}/configmaps/${name}`)).status).toBe(404);
+    // The same upload sent whole is applied.
+    const whole = await new Promise<number>((resolve, reject) => {
+      const s2 = session.request({ ":method": "PATCH", ":path": path("cut-h2"), authorization: `Bearer ${server.token}`, "content-type": "application/apply-patch+yaml" });
+      s2.on("response", (h) => resolve(Number(h[":status"])));
+      s2.on("error", reject);
+      s2.resume();
+      s2.end(manifest("cut-h2"));
+    });
+    expect(whole).toBe(201);
+    session.close();
+  });
+
   test("kubectl (client-go) talks h2 to the server: get, apply and a watch", async () => {
     const got = await kubectlH2(["get", "configmap", "over-h2", "-n", NS, "-o", "jsonpath={.data.k}"]);
     expect(got.stdout).toBe("v");

@@ -51,7 +51,15 @@ function readBody(req: NodeRequest, limit: number): Promise<Buffer> {
       }
       chunks.push(c);
     });
-    req.on("end", () => (tooLarge ? reject(errors.tooLarge(limit)) : resolve(Buffer.concat(chunks))));
+    // A body cut off midway (the client went, or its stream was reset) must never be taken for the whole
+    // one: over HTTP/2 the request only says `aborted` and then ends as if complete.
+    const incomplete = () => errors.badRequest("the request body was cut off before its end");
+    req.on("aborted", () => reject(incomplete()));
+    req.on("end", () => {
+      if (tooLarge) reject(errors.tooLarge(limit));
+      else if ((req as { aborted?: boolean }).aborted || (req.headers["content-length"] !== undefined && size !== declared)) reject(incomplete());
+      else resolve(Buffer.concat(chunks));
+    });
     req.on("error", reject);
   });
 }
@@ -126,6 +134,9 @@ export function writeApiResponse(req: NodeRequest, response: NodeResponse, answe
     cut: () => end(true),
   });
   res.on("close", () => end());
+  // The client may have gone while the request was authorized and admitted: its `close` has passed already,
+  // so the watch is started (its seat, audit and metrics are settled by stopping it) and stopped at once.
+  const gone = http2 ? (response as Http2ServerResponse).stream.destroyed || (response as Http2ServerResponse).stream.closed : (response as ServerResponse).destroyed || !!req.socket?.destroyed;
   stop = stream.start({
     send: (chunk) => {
       if (ended) return false;
@@ -136,6 +147,7 @@ export function writeApiResponse(req: NodeRequest, response: NodeResponse, answe
     close: () => queueMicrotask(() => end()),
   });
   if (ended) stop();
+  else if (gone) end();
 }
 
 export function nodeApiHandler(runtime: () => Promise<ApiRuntime>) {
