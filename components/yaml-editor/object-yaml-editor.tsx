@@ -143,13 +143,17 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
     const obj = options.applied ?? parse();
     if (!obj) return;
     setBusy(true);
+    // The editor stays editable while a save is in flight: what is typed meanwhile must survive its answer.
+    const modelAtSend = editorHandle.current?.getValue();
     try {
       const saved = await applyObject(kind, obj, { dryRun: options.dryRun, force: options.force });
       if (options.dryRun) {
         setNotice("Dry run passed: the server would accept this change. Nothing was saved.");
       } else {
         setBase(saved);
-        replaceText(toYaml(saved));
+        const next = toYaml(saved);
+        // Typed meanwhile: the text stays the user's, now an edit of the saved object.
+        if (!editorHandle.current || editorHandle.current.replace(next, modelAtSend)) setText(next);
         setMode("edit");
         setStored(undefined);
         setConflicts([]);

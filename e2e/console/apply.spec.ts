@@ -126,3 +126,37 @@ test("leaving the conflicting fields saves the rest and keeps the other manager'
   await expect(mine).toContainText(".data.size");
   await expect(mine).not.toContainText(".data.color");
 });
+
+test("what is typed while taking ownership is saved is kept, as an edit of the saved object", async ({ page }) => {
+  const name = uniqueName("ssa-typing");
+  await createConfigMap(name);
+  await applyAsOther(name, { color: "green" });
+  await signIn(page, `/namespaces/${NAMESPACE}/configmaps/${name}?tab=yaml`);
+  await expect.poll(async () => parse(await editorText(page)).data.color).toBe("green");
+  await editAndSave(page, (obj) => (obj.data.color = "red"));
+  await expect(page.getByTestId("apply-conflict")).toBeVisible();
+
+  // The forced apply takes a while to answer; meanwhile the user types a comment at the end.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route((url) => url.pathname.endsWith(`/configmaps/${name}`) && url.searchParams.get("force") === "true", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByTestId("take-ownership").click();
+  const uri = (await page.getByTestId("yaml-editor").getAttribute("data-model-uri"))!;
+  await page.evaluate((u) => {
+    const monaco = window.__clusterCoreMonaco!;
+    const editor = monaco.editor.getEditors().find((e) => e.getModel()?.uri.toString() === monaco.Uri.parse(u).toString())!;
+    const model = editor.getModel()!;
+    editor.setPosition(model.getPositionAt(model.getValueLength()));
+    editor.focus();
+  }, uri);
+  await page.keyboard.type("# typed while saving", { delay: 10 });
+  release();
+
+  await expect(page.getByTestId("save-notice")).toContainText("Saved as field manager cluster-core-console");
+  expect((await stored(name)).data.color).toBe("red");
+  expect(await editorText(page)).toContain("# typed while saving");
+  await expect(page.getByTestId("field-manager-note")).toContainText("Unsaved edits");
+});

@@ -15,6 +15,8 @@ test.beforeAll(async () => {
   await kubectl(["create", "secret", "generic", "first-rows-secret", "-n", NS, "--from-literal=password=first-rows-s3cret-value"]).catch((e: Error) => {
     if (!/already exists/.test(e.message)) throw e;
   });
+  // Applied by kubectl: its last-applied annotation holds the manifest, plain stringData included.
+  await kubectl(["apply", "-f", "-"], JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: "first-rows-applied", namespace: NS }, stringData: { token: "first-rows-applied-value" } }));
 });
 
 /** Holds the browser's list request for `plural` in NS (not its watch) until the returned function is called. */
@@ -67,6 +69,9 @@ test("the first rows are in the page's HTML, a Secret's value is not, and a filt
   expect(await has(secrets, `data-key="${NS}/first-rows-secret"`)).toBe(true);
   expect(await has(secrets, "first-rows-s3cret-value")).toBe(false);
   expect(await has(secrets, Buffer.from("first-rows-s3cret-value").toString("base64"))).toBe(false);
+  expect(await has(secrets, `data-key="${NS}/first-rows-applied"`)).toBe(true);
+  expect(await has(secrets, "first-rows-applied-value")).toBe(false);
+  expect(await has(secrets, Buffer.from("first-rows-applied-value").toString("base64"))).toBe(false);
 
   // Sorted by age or filtered, the API's first page is not the list's first rows: none are shown early.
   for (const query of ["?sort=Age&desc=1", `?q=${name(149)}`, "?sort=Name&desc=1"]) {

@@ -850,10 +850,10 @@ export class RevisionLog {
         return Promise.reject(err);
       }
     }
-    return this.transaction(async (tx) => {
+    const round = this.transaction(async (tx) => {
       if (this.dialect === "postgresql") {
         const [{ locked }] = await tx.query<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock(${ADVISORY_LOCK.compact}) AS "locked"`);
-        if (!locked) return 0;
+        if (!locked) return undefined;
       }
       const [{ rev: done }] = await tx.query<{ rev: bigint }>(doneSql);
       const [{ rev: upToRaw }] = await tx.query<{ rev: bigint | null }>(maxSql, BigInt(beforeMs), done);
@@ -862,8 +862,11 @@ export class RevisionLog {
       let removed = 0;
       for (const st of pruned(BigInt(done), upTo)) removed += await tx.execute(st.sql, ...st.params);
       if (upToRaw != null) await tx.execute(markSql, upTo);
-      return finish(removed);
+      return removed;
     }, { timeoutMs: 120_000 });
+    // The lower bound of deleted objects' pruning moves only once the round has committed: a round that
+    // rolled back leaves its deleted objects to the next.
+    return round.then((removed) => (removed === undefined ? 0 : finish(removed)));
   }
 
   // --- object history (lib/history serves it) ----------------------------------------------------------

@@ -24,11 +24,19 @@ export function firstPageFits(kindName: string, search: Search): boolean {
   return search.sort === undefined || (search.sort === "Name" && search.desc !== "1");
 }
 
-/** Values of a Secret stay out of the page's HTML: the row shows the keys only, until the real list arrives. */
+/** kubectl apply's copy of the whole manifest: a Secret's values in it, base64 or plain (stringData). */
+const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+
+/**
+ * Values of a Secret stay out of the page's HTML: the row shows the keys only, until the real list arrives.
+ * The last-applied annotation goes too, since it holds the applied manifest with its values.
+ */
 function withoutSecretValues(obj: KubeObject): KubeObject {
   const redact = (m: unknown) => (m && typeof m === "object" ? Object.fromEntries(Object.keys(m).map((k) => [k, ""])) : m);
   const o = obj as KubeObject & { data?: unknown; stringData?: unknown };
-  return { ...o, data: redact(o.data), ...(o.stringData ? { stringData: redact(o.stringData) } : {}) } as KubeObject;
+  const { [LAST_APPLIED]: _applied, ...annotations } = o.metadata?.annotations ?? {};
+  const metadata = o.metadata?.annotations ? { ...o.metadata, annotations } : o.metadata;
+  return { ...o, metadata, data: redact(o.data), ...(o.stringData ? { stringData: redact(o.stringData) } : {}) } as KubeObject;
 }
 
 export async function firstPage(plural: string, namespace: string | undefined, search: Search): Promise<FirstPage | undefined> {
