@@ -15,6 +15,7 @@ import { Button } from "../ui/button";
 import { Dialog } from "../ui/dialog";
 import { ErrorState } from "../ui/error-state";
 import { PermissionGate } from "../ui/permission-gate";
+import { ScrollBox } from "../ui/scroll-box";
 import { StateMessage } from "../ui/state-message";
 import { useNow } from "../ui/use-now";
 import { fetchDeleted, recreateObject, writableCopy, type Revision } from "./history-client";
@@ -111,9 +112,9 @@ export function DeletedObjectsView({ plural, namespace }: { plural: string; name
             </>
           }>
           <p className="mb-2 text-sm">Its last state before the deletion (resourceVersion {chosen.resourceVersion}), created again as:</p>
-          <pre className="max-h-[28rem] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs dark:bg-slate-950" data-testid="recreate-yaml">
+          <ScrollBox as="pre" label="YAML to create" className="max-h-[28rem] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs dark:bg-slate-950" testId="recreate-yaml">
             {toYaml(writableCopy(chosen.object, false))}
-          </pre>
+          </ScrollBox>
           {error && (
             <p role="alert" className="mt-2 rounded-md border border-red-300 bg-red-50 p-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100" data-testid="recreate-error">
               {error.message}

@@ -3,6 +3,7 @@
 // both line numbers, unchanged runs folded to a few lines of context.
 import { useMemo } from "react";
 import { diffStats, lineDiff, type DiffRow } from "@/lib/history/line-diff";
+import { ScrollBox } from "../ui/scroll-box";
 
 const CONTEXT = 3;
 
@@ -42,7 +43,7 @@ export function TextDiff({ before, after, label, testId = "history-diff" }: { be
       <p className="mb-1 text-xs text-slate-700 dark:text-slate-300" data-testid={`${testId}-stats`}>
         {stats.removed === 0 && stats.added === 0 ? "No differences" : `${stats.removed} line${stats.removed === 1 ? "" : "s"} removed, ${stats.added} added`}
       </p>
-      <div className="max-h-[28rem] overflow-auto rounded-md border border-slate-200 dark:border-slate-700">
+      <ScrollBox label={label} className="max-h-[28rem] overflow-auto rounded-md border border-slate-200 dark:border-slate-700">
         <table className="w-full border-collapse font-mono text-xs" aria-label={label}>
           <tbody>
             {shown.map((r, k) =>
@@ -61,7 +62,7 @@ export function TextDiff({ before, after, label, testId = "history-diff" }: { be
             )}
           </tbody>
         </table>
-      </div>
+      </ScrollBox>
     </div>
   );
 }

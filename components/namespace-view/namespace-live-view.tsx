@@ -117,7 +117,12 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
                   {kindTitle(kind)}
                 </span>
                 <span className="tabular block h-8 text-2xl font-semibold" title={list.error?.message}>
-                  {isForbidden(list.error) ? <span aria-label="not allowed">—</span> : list.error ? "!" : count === undefined ? "…" : count}
+                  {isForbidden(list.error) ? (
+                    <>
+                      <span aria-hidden="true">—</span>
+                      <span className="sr-only">not allowed</span>
+                    </>
+                  ) : list.error ? "!" : count === undefined ? "…" : count}
                 </span>
               </Link>
             );

@@ -4,11 +4,12 @@
 // dependents that go with them or stay (dependents-plan.tsx). Objects that finalizers or a grace period hold
 // stay listed as Terminating until released. A namespace asks for its name to be typed, more than 20 objects
 // for their count (or their namespace) before Delete is enabled (lib/client/delete-confirmation.ts).
-import { useState } from "react";
+import { useId, useState } from "react";
 import { confirmationMet, typedConfirmation } from "@/lib/client/delete-confirmation";
 import type { AnyKind, KubeObject } from "@/lib/kinds";
 import { Button } from "../ui/button";
 import { Dialog } from "../ui/dialog";
+import { ScrollBox } from "../ui/scroll-box";
 import { deleteObjects, type DeleteOutcome, type PropagationPolicy } from "./delete-objects";
 import { DependentsPlan } from "./dependents-plan";
 
@@ -35,6 +36,7 @@ export function DeleteDialog({
   const [busy, setBusy] = useState(false);
   const [failures, setFailures] = useState<DeleteOutcome[]>([]);
   const [typed, setTyped] = useState("");
+  const listHeading = useId();
   const rule = typedConfirmation(kind.kind, objects);
   const confirmed = confirmationMet(rule, typed);
   const graceValid = grace === "" || /^\d+$/.test(grace);
@@ -74,15 +76,19 @@ export function DeleteDialog({
         </>
       }
     >
-      <p className="mb-2 text-sm">These will be deleted:</p>
-      <ul className="mb-4 max-h-48 overflow-y-auto rounded-md border border-slate-200 px-3 py-2 font-mono text-sm dark:border-slate-700" data-testid="delete-list">
-        {objects.slice(0, LISTED).map((o) => (
-          <li key={displayName(o)}>
-            {kind.kind} {displayName(o)}
-          </li>
-        ))}
-        {objects.length > LISTED && <li className="font-sans text-slate-600 dark:text-slate-400">and {objects.length - LISTED} more</li>}
-      </ul>
+      <p id={listHeading} className="mb-2 text-sm">
+        These will be deleted:
+      </p>
+      <ScrollBox labelledBy={listHeading} className="mb-4 max-h-48 overflow-y-auto rounded-md border border-slate-200 px-3 py-2 dark:border-slate-700">
+        <ul className="font-mono text-sm" data-testid="delete-list">
+          {objects.slice(0, LISTED).map((o) => (
+            <li key={displayName(o)}>
+              {kind.kind} {displayName(o)}
+            </li>
+          ))}
+          {objects.length > LISTED && <li className="font-sans text-slate-600 dark:text-slate-400">and {objects.length - LISTED} more</li>}
+        </ul>
+      </ScrollBox>
       {rule && (
         <div className="mb-4 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm dark:border-red-900 dark:bg-red-950">
           <label htmlFor="delete-confirm-text" className="block font-medium text-red-900 dark:text-red-100">

@@ -8,6 +8,7 @@ import { deletionPlan, type PlannedDependent, type PropagationPolicy, type Stayi
 import { useOwnershipLists } from "@/lib/client/use-ownership";
 import type { AnyKind, KubeObject } from "@/lib/kinds";
 import type { OwnerReference } from "@/lib/kinds/types";
+import { ScrollBox } from "../ui/scroll-box";
 import { locatedKey, locatedLabel, UnlistedNote } from "../resource-details/dependents-panel";
 
 const refLabel = (r: OwnerReference) => `${r.kind} ${r.name}`;
@@ -80,9 +81,9 @@ export function DependentsPlan({ kind, objects, policy }: { kind: AnyKind; objec
               ? `Deleted first; ${what} ${objects.length === 1 ? "stays" : "stay"} Terminating until those that block ${objects.length === 1 ? "its" : "their"} deletion are gone:`
               : `Deleted by the garbage collector once ${what} ${objects.length === 1 ? "is" : "are"} gone:`}
           </p>
-          <div className={`${listClass} mb-2 max-h-48 overflow-y-auto`} data-testid="plan-deleted">
+          <ScrollBox label="Dependents deleted" className={`${listClass} mb-2 max-h-48 overflow-y-auto`} testId="plan-deleted">
             <Tree nodes={plan.deleted} policy={policy} />
-          </div>
+          </ScrollBox>
         </>
       )}
       {policy !== "Orphan" && plan.staying.length > 0 && (

@@ -23,6 +23,7 @@ import { Button } from "../ui/button";
 import { ErrorState } from "../ui/error-state";
 import { isForbidden } from "../ui/forbidden";
 import { PermissionGate } from "../ui/permission-gate";
+import { ScrollBox } from "../ui/scroll-box";
 import { StateMessage } from "../ui/state-message";
 import { TerminatingBadge } from "../ui/terminating-badge";
 import { useNow } from "../ui/use-now";
@@ -151,7 +152,7 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
       ) : tab === "yaml" ? (
         <ObjectYamlEditor kind={kind} live={obj} readOnlyReason={updateAccess.allowed ? undefined : updateAccess.reason} />
       ) : (
-        <div className="min-h-0 flex-1 overflow-y-auto px-6 py-4">
+        <ScrollBox label={`Overview of ${kind.kind} ${name}`} className="min-h-0 flex-1 overflow-y-auto px-6 py-4">
           {detailSections[kind.kind]?.first && <KindSection kindName={kind.kind} obj={obj} now={now} />}
           <MetadataPanel kind={kind} obj={obj} now={now} />
           <DependentsPanel kind={kind} obj={obj} now={now} />
@@ -160,12 +161,12 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
           {(!detailSections[kind.kind] || detailSections[kind.kind].keepContent) &&
             Object.keys(body).length > 0 && (
               <Section title={"spec" in body ? "Spec" : "Content"} testId="content">
-                <pre tabIndex={0} aria-label={"spec" in body ? "Spec as YAML" : "Content as YAML"} className="max-h-[32rem] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs dark:bg-slate-900">{toYaml(body)}</pre>
+                <ScrollBox as="pre" label={"spec" in body ? "Spec as YAML" : "Content as YAML"} className="max-h-[32rem] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs dark:bg-slate-900">{toYaml(body)}</ScrollBox>
               </Section>
             )}
           {!detailSections[kind.kind]?.coversStatus && <StatusPanel status={obj.status} now={now} />}
           <EventsPanel kindName={kind.kind} namespace={kind.namespaced ? namespace : undefined} name={name} now={now} />
-        </div>
+        </ScrollBox>
       )}
       {deleting && obj && (
         <DeleteDialog

@@ -3,6 +3,7 @@ import { humanDuration } from "@/lib/kinds/columns";
 import { toYaml } from "@/lib/client/yaml-text";
 import { Section } from "./section";
 import { DetailTable } from "../ui/detail-table";
+import { ScrollBox } from "../ui/scroll-box";
 
 interface Condition {
   type?: string;
@@ -48,7 +49,7 @@ export function StatusPanel({ status, now = Date.now() }: { status: unknown; now
   return (
     <Section title="Status" testId="status">
       {Array.isArray(conditions) && conditions.length > 0 && <ConditionsTable conditions={conditions} now={now} className="mb-3" />}
-      {Object.keys(rest).length > 0 && <pre tabIndex={0} aria-label="Status as YAML" className="overflow-x-auto rounded-md bg-slate-50 p-3 font-mono text-xs dark:bg-slate-900">{toYaml(rest)}</pre>}
+      {Object.keys(rest).length > 0 && <ScrollBox as="pre" label="Status as YAML" className="overflow-x-auto rounded-md bg-slate-50 p-3 font-mono text-xs dark:bg-slate-900">{toYaml(rest)}</ScrollBox>}
     </Section>
   );
 }

@@ -143,6 +143,7 @@ export function ResourceListView({ plural, namespace, firstPage }: { plural: str
             data-shortcut-filter
             value={url.text}
             onChange={(e) => url.setText(e.target.value)}
+            onBlur={url.flush}
             onKeyDown={(e) => e.key === "Escape" && (url.setText(""), filterRef.current?.blur())}
             placeholder="Filter rows  ( / )"
             className="w-48 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-900"
@@ -154,6 +155,7 @@ export function ResourceListView({ plural, namespace, firstPage }: { plural: str
             id="label-filter"
             value={url.labels}
             onChange={(e) => url.setLabels(e.target.value)}
+            onBlur={url.flush}
             placeholder="Label selector, e.g. app=web"
             aria-invalid={!!selectorResult.error}
             aria-describedby={selectorResult.error ? "label-error" : undefined}

@@ -12,6 +12,8 @@ export interface ListUrlState {
   wide: boolean;
 }
 
+type Patch = Partial<Record<"q" | "l" | "sort" | "desc" | "wide", string | undefined>>;
+
 export function useListUrlState() {
   const search = useSearchParams();
   const router = useRouter();
@@ -27,9 +29,10 @@ export function useListUrlState() {
   const [text, setText] = useState(fromUrl.text);
   const [labels, setLabels] = useState(fromUrl.labels);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const pending = useRef<Patch | undefined>(undefined);
 
   const write = useCallback(
-    (patch: Partial<Record<"q" | "l" | "sort" | "desc" | "wide", string | undefined>>) => {
+    (patch: Patch) => {
       const params = new URLSearchParams(window.location.search);
       for (const [k, v] of Object.entries(patch)) {
         if (v === undefined || v === "") params.delete(k);
@@ -43,14 +46,28 @@ export function useListUrlState() {
 
   // A filter typed just before leaving (`g p`, a link) must not pull the user back: the list view may stay
   // mounted across routes of the same shape, so the pending write is dropped when the path changes, and a
-  // write that fires anyway only ever touches the path it was made for.
-  useEffect(() => () => clearTimeout(timer.current), [pathname]);
+  // write that fires anyway only ever touches the path it was made for. A navigation started while the write
+  // waits has not changed the path yet, though: so the write is made at once when the field is left
+  // (`flush`, on blur and Escape), before any shortcut or link can start one, and the router keeps the order.
+  useEffect(
+    () => () => {
+      clearTimeout(timer.current);
+      pending.current = undefined;
+    },
+    [pathname],
+  );
 
-  const debounced = (patch: Parameters<typeof write>[0]) => {
+  const flush = () => {
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      if (window.location.pathname === pathname) write(patch);
-    }, 250);
+    const patch = pending.current;
+    pending.current = undefined;
+    if (patch && window.location.pathname === pathname) write(patch);
+  };
+
+  const debounced = (patch: Patch) => {
+    pending.current = { ...pending.current, ...patch };
+    clearTimeout(timer.current);
+    timer.current = setTimeout(flush, 250);
   };
 
   return {
@@ -69,7 +86,11 @@ export function useListUrlState() {
     },
     setSort: (column: string, descending: boolean) => write({ sort: column, desc: descending ? "1" : undefined }),
     setWide: (wide: boolean) => write({ wide: wide ? "1" : undefined }),
+    /** Writes a pending filter to the URL now (the field is being left). */
+    flush,
     clearFilters: () => {
+      clearTimeout(timer.current);
+      pending.current = undefined;
       setText("");
       setLabels("");
       write({ q: undefined, l: undefined });

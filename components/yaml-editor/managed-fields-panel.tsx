@@ -9,6 +9,7 @@ import { getObject } from "@/lib/client/object-writes";
 import { queryKeys } from "@/lib/client/query-keys";
 import { CONSOLE_FIELD_MANAGER } from "@/lib/client/server-side-apply";
 import type { AnyKind, KubeObject } from "@/lib/kinds";
+import { ScrollBox } from "../ui/scroll-box";
 import { FieldPathList } from "./field-path-list";
 
 export function ManagedFieldsPanel({ kind, live }: { kind: AnyKind; live: KubeObject }) {
@@ -38,30 +39,32 @@ export function ManagedFieldsPanel({ kind, live }: { kind: AnyKind; live: KubeOb
       {open && query.error && <p className="mt-2 text-red-800 dark:text-red-300">{(query.error as Error).message}</p>}
       {query.data && rows.length === 0 && <p className="mt-2 text-slate-600 dark:text-slate-400">No manager is recorded for this object.</p>}
       {query.data && rows.length > 0 && (
-        <ul className="mt-2 max-h-72 space-y-2 overflow-y-auto">
-          {rows.map((row, i) => (
-            <li key={i} data-testid="managed-fields-manager" data-manager={row.manager} data-operation={row.operation}>
-              <p>
-                <span className="font-mono font-semibold">{row.manager}</span>
-                {row.manager === CONSOLE_FIELD_MANAGER && <span className="ml-1 rounded bg-blue-100 px-1 text-xs text-blue-900 dark:bg-blue-900 dark:text-blue-100">this console</span>}
-                <span className="ml-2 text-xs text-slate-600 dark:text-slate-400">
-                  {row.operation}
-                  {row.apiVersion && ` · ${row.apiVersion}`}
-                  {row.subresource && ` · subresource ${row.subresource}`}
-                  {row.time && (
-                    <>
-                      {" · "}
-                      <time dateTime={row.time}>{row.time}</time>
-                    </>
-                  )}
-                  {` · ${row.fields.length} field${row.fields.length === 1 ? "" : "s"}`}
-                </span>
-              </p>
-              {row.error && <p className="text-xs text-red-800 dark:text-red-300">{row.error}</p>}
-              <FieldPathList paths={row.fields} className="ml-4" testId="managed-fields-paths" />
-            </li>
-          ))}
-        </ul>
+        <ScrollBox label="Managed fields by manager" className="mt-2 max-h-72 overflow-y-auto">
+          <ul className="space-y-2">
+            {rows.map((row, i) => (
+              <li key={i} data-testid="managed-fields-manager" data-manager={row.manager} data-operation={row.operation}>
+                <p>
+                  <span className="font-mono font-semibold">{row.manager}</span>
+                  {row.manager === CONSOLE_FIELD_MANAGER && <span className="ml-1 rounded bg-blue-100 px-1 text-xs text-blue-900 dark:bg-blue-900 dark:text-blue-100">this console</span>}
+                  <span className="ml-2 text-xs text-slate-600 dark:text-slate-400">
+                    {row.operation}
+                    {row.apiVersion && ` · ${row.apiVersion}`}
+                    {row.subresource && ` · subresource ${row.subresource}`}
+                    {row.time && (
+                      <>
+                        {" · "}
+                        <time dateTime={row.time}>{row.time}</time>
+                      </>
+                    )}
+                    {` · ${row.fields.length} field${row.fields.length === 1 ? "" : "s"}`}
+                  </span>
+                </p>
+                {row.error && <p className="text-xs text-red-800 dark:text-red-300">{row.error}</p>}
+                <FieldPathList paths={row.fields} className="ml-4" testId="managed-fields-paths" />
+              </li>
+            ))}
+          </ul>
+        </ScrollBox>
       )}
     </details>
   );

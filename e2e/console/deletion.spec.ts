@@ -2,8 +2,8 @@
 // grace seconds left), live; an object's dependents as links on its page; and the delete dialog's propagation
 // policy, sent as DeleteOptions, with the dependents that go (or stay) spelled out, and the kinds a user may
 // not list named instead of claiming there are none.
-import { expect, test, type Page, type Request } from "@playwright/test";
-import { ensureNamespaces, ensureObjects, expectAccessible, kubectl, shot, signIn, uniqueName, USER_NAME, USER_TOKEN } from "./support";
+import { expect, type Page, type Request } from "@playwright/test";
+import { ensureNamespaces, ensureObjects, expectAccessible, kubectl, shot, signIn, test, uniqueName, USER_NAME, USER_TOKEN } from "./support";
 
 const NS = "e2e-deletion";
 

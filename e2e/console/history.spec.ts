@@ -2,8 +2,8 @@
 // diff between any two revisions, "Restore this version" after a diff (and the 409 when the object changed
 // meanwhile), a deleted object found from its kind's list and re-created from its last revision, and a
 // namespace's changes of the last hour.
-import { expect, test, type Page } from "@playwright/test";
-import { ensureNamespaces, ensureObjects, expectAccessible, kubectl, signIn, uniqueName, USER_NAME, USER_TOKEN } from "./support";
+import { expect, type Page } from "@playwright/test";
+import { ensureNamespaces, ensureObjects, expectAccessible, kubectl, signIn, test, uniqueName, USER_NAME, USER_TOKEN } from "./support";
 
 const NS = "e2e-history";
 

@@ -46,7 +46,14 @@ export function SecretData({ data }: { data: Record<string, string> | undefined 
               <dt className="truncate font-mono font-medium">{key}</dt>
               <dd className="flex min-w-0 items-start justify-between gap-3">
                 <span className="min-w-0 break-all font-mono" data-testid={`secret-value-${key}`}>
-                  {shown ? decoded.text ?? `(${decoded.bytes} bytes of binary data)` : <span aria-label="hidden value">••••••••</span>}
+                  {shown ? (
+                    decoded.text ?? `(${decoded.bytes} bytes of binary data)`
+                  ) : (
+                    <>
+                      <span aria-hidden="true">••••••••</span>
+                      <span className="sr-only">hidden value</span>
+                    </>
+                  )}
                 </span>
                 <span className="flex shrink-0 items-center gap-1">
                   {decoded.text !== undefined && <CopyButton text={decoded.text} label={`Copy ${key}`} testId={`copy-secret-${key}`} />}
