@@ -2,9 +2,9 @@
 // managed-fields view (collapsed by default) shows what each manager owns, and a field another manager
 // applied with a different value is a conflict explained in place, resolved by taking ownership (force) or
 // by leaving the fields to their manager.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { parse, stringify } from "yaml";
-import { editorText, ensureNamespaces, kubectl, setEditorText, shot, signIn, uniqueName } from "./support";
+import { editorText, ensureNamespaces, kubectl, setEditorText, shot, signIn, test, uniqueName } from "./support";
 
 const NAMESPACE = "e2e-apply";
 const OTHER = "e2e-other";
@@ -35,6 +35,14 @@ async function editAndSave(page: Page, change: (obj: Record<string, any>) => voi
   await page.getByTestId("review-save").click();
   await expect(page.getByTestId("yaml-diff")).toBeVisible();
   await page.getByTestId("confirm-save").click();
+}
+
+/** A ConfigMap whose `color` another manager applied, open in the YAML editor. */
+async function openOwnedByOther(page: Page, name: string) {
+  await createConfigMap(name);
+  await applyAsOther(name, { color: "green" });
+  await signIn(page, `/namespaces/${NAMESPACE}/configmaps/${name}?tab=yaml`);
+  await expect.poll(async () => parse(await editorText(page)).data.color).toBe("green");
 }
 
 function managerRow(page: Page, manager: string) {
@@ -104,10 +112,7 @@ test("a field another manager applied is a conflict explained in place; taking o
 
 test("leaving the conflicting fields saves the rest and keeps the other manager's value", async ({ page }) => {
   const name = uniqueName("ssa-leave");
-  await createConfigMap(name);
-  await applyAsOther(name, { color: "green" });
-  await signIn(page, `/namespaces/${NAMESPACE}/configmaps/${name}?tab=yaml`);
-  await expect.poll(async () => parse(await editorText(page)).data.color).toBe("green");
+  await openOwnedByOther(page, name);
 
   await editAndSave(page, (obj) => {
     obj.data.color = "red";
@@ -129,10 +134,7 @@ test("leaving the conflicting fields saves the rest and keeps the other manager'
 
 test("what is typed while taking ownership is saved is kept, as an edit of the saved object", async ({ page }) => {
   const name = uniqueName("ssa-typing");
-  await createConfigMap(name);
-  await applyAsOther(name, { color: "green" });
-  await signIn(page, `/namespaces/${NAMESPACE}/configmaps/${name}?tab=yaml`);
-  await expect.poll(async () => parse(await editorText(page)).data.color).toBe("green");
+  await openOwnedByOther(page, name);
   await editAndSave(page, (obj) => (obj.data.color = "red"));
   await expect(page.getByTestId("apply-conflict")).toBeVisible();
 
