@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { ADMIN_TOKEN, shot, signIn } from "./support";
+import { expect } from "@playwright/test";
+import { ADMIN_TOKEN, shot, signIn, test } from "./support";
 
 test.describe("sign-in", () => {
   test("an unauthenticated page redirects to sign-in and comes back after it", async ({ page }) => {

@@ -2,9 +2,9 @@
 // (cluster, namespace, object), the YAML tab, an edit, the diff, a save, going back from the diff, a discard
 // and a create. Every `pageerror` and console error is collected and must be none: hydration mismatches
 // (React #418) and Monaco's "TextModel got disposed" after a diff were both seen here.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { parse, stringify } from "yaml";
-import { collectErrors, editorText, ensureNamespaces, ensureObjects, setEditorText, signIn, uniqueName } from "./support";
+import { collectErrors, editorText, ensureNamespaces, ensureObjects, setEditorText, signIn, test, uniqueName } from "./support";
 
 const NAMESPACE = "e2e-editor-errors";
 

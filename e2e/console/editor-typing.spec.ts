@@ -2,9 +2,9 @@
 // after them, also while kubectl changes the object underneath; the schema marks unknown fields (maps take
 // any key) and a save of a misspelled field is refused with the server's message; a 422 cause is marked on
 // the entry it is about, once; each document of a multi-document create is checked as its own kind.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { parse, stringify } from "yaml";
-import { editorText, ensureNamespaces, ensureObjects, kubectl, setEditorText, shot, signIn, uniqueName } from "./support";
+import { editorText, ensureNamespaces, ensureObjects, kubectl, setEditorText, shot, signIn, test, uniqueName } from "./support";
 
 const NAMESPACE = "e2e-editor-typing";
 

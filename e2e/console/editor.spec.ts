@@ -2,9 +2,9 @@
 // (the merge view) and the edits re-applied; a 422 shows each cause; a dry run validates without saving.
 // Saves are server-side applies (apply.spec.ts covers field-manager conflicts), so the edits here add keys
 // rather than change the one `kubectl create` owns.
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { parse, stringify } from "yaml";
-import { ensureNamespaces, editorText, kubectl, setEditorText, shot, signIn, uniqueName } from "./support";
+import { editorText, ensureNamespaces, kubectl, setEditorText, shot, signIn, test, uniqueName } from "./support";
 
 const NAMESPACE = "e2e-editor";
 

@@ -1,8 +1,8 @@
 // A big list shows rows at once (issue 14, item 9): the page's HTML already holds the list's first rows, read
 // on the server as the signed-in user, and the browser's list of the whole collection replaces them, live.
 // The list request is held back here so the two phases can be seen apart.
-import { expect, test, type Page } from "@playwright/test";
-import { collectErrors, ensureNamespaces, kubectl, signIn, USER_TOKEN } from "./support";
+import { expect, type Page } from "@playwright/test";
+import { collectErrors, ensureNamespaces, kubectl, signIn, test, USER_TOKEN } from "./support";
 
 const NS = "e2e-first-rows";
 const COUNT = 150;

@@ -2,9 +2,9 @@
 // Endpoints, a namespace's quota bars and limit ranges, the claim <-> volume binding, the SCC a pod was
 // admitted by with its effective security context, and an admission refusal (403) shown in place with
 // kube's message. Every object is created through the API (kubectl), as a user or a controller would.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { stringify } from "yaml";
-import { ensureNamespaces, kubectl, setEditorText, shot, signIn, uniqueName } from "./support";
+import { ensureNamespaces, kubectl, setEditorText, shot, signIn, test, uniqueName } from "./support";
 
 const SERVICES = "e2e-gov-svc";
 const QUOTA = "e2e-gov-quota";

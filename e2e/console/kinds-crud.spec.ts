@@ -1,8 +1,8 @@
 // For every kind: create from the template, see it in the live list, edit its YAML and save, delete it.
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { parse, stringify } from "yaml";
 import { kinds } from "../../lib/kinds";
-import { ensureNamespaces, editorText, setEditorText, shot, signIn, uniqueName } from "./support";
+import { editorText, ensureNamespaces, setEditorText, shot, signIn, test, uniqueName } from "./support";
 
 const NAMESPACE = "e2e-crud";
 

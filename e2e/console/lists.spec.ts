@@ -3,8 +3,8 @@
 // matching any column, Warning events set apart, each event linking its object, events newest first; the
 // header checkbox selects the rows on screen and "all N matching" is a second action; more than 20 objects,
 // or a namespace, must be typed before Delete is enabled.
-import { expect, test, type Locator, type Page } from "@playwright/test";
-import { ensureNamespaces, ensureObjects, kubectl, shot, signIn, uniqueName } from "./support";
+import { expect, type Locator, type Page } from "@playwright/test";
+import { ensureNamespaces, ensureObjects, kubectl, shot, signIn, test, uniqueName } from "./support";
 
 const NS = "e2e-lists";
 

@@ -1,8 +1,8 @@
 // Live everywhere (issue 14 item 2): the console is served over HTTP/2, so the namespace live view streams
 // every kind at once on one connection (over HTTP/1.1 its watches had to take turns), and each change in its
 // feed carries its own time (the object's stamp), not the moment it reached the browser.
-import { expect, test } from "@playwright/test";
-import { ensureNamespaces, kubectl, shot, signIn, uniqueName } from "./support";
+import { expect } from "@playwright/test";
+import { ensureNamespaces, kubectl, shot, signIn, test, uniqueName } from "./support";
 
 const NAMESPACE = "e2e-live-h2";
 

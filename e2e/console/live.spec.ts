@@ -1,7 +1,7 @@
 // Lists stay live: kubectl's changes appear in an open list without a reload; pause holds them back and
 // counts them; the namespace live view streams counts, changes and Events.
-import { expect, test } from "@playwright/test";
-import { ensureNamespaces, kubectl, shot, signIn, uniqueName } from "./support";
+import { expect } from "@playwright/test";
+import { ensureNamespaces, kubectl, shot, signIn, test, uniqueName } from "./support";
 
 const NAMESPACE = "e2e-live";
 

@@ -1,8 +1,8 @@
 // Find anything: Ctrl-K opens a palette that searches names and labels across every kind and namespace the
 // user may list (live lists from the watch caches, lists not loaded yet fetched once), grouped by kind, with
 // keyboard navigation and "go to" commands. Nothing the user may not list is fetched.
-import { expect, test, type Page } from "@playwright/test";
-import { ensureNamespaces, ensureObjects, kubectl, shot, signIn, uniqueName, USER_NAME, USER_TOKEN } from "./support";
+import { expect, type Page } from "@playwright/test";
+import { ensureNamespaces, ensureObjects, kubectl, shot, signIn, test, uniqueName, USER_NAME, USER_TOKEN } from "./support";
 
 // The machine running these may be busy: allow for slow first loads.
 test.describe.configure({ timeout: 180_000 });

@@ -1,7 +1,7 @@
 // A phone is a place to check on things: at 390×844 no page is wider than the screen, the sidebar folds
 // behind a menu button (aria-expanded, Escape closes it and gives focus back), and lists keep names readable.
-import { expect, test, type Page } from "@playwright/test";
-import { ensureNamespaces, ensureObjects, shot, signIn } from "./support";
+import { expect, type Page } from "@playwright/test";
+import { ensureNamespaces, ensureObjects, shot, signIn, test } from "./support";
 
 // The machine running these may be busy: allow for slow first loads.
 test.describe.configure({ timeout: 180_000 });

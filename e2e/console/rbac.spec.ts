@@ -1,8 +1,8 @@
 // The console is per user: a token-file user bound by a RoleBinding to ClusterRole `edit` in `team-a` sees
 // that namespace's objects, kube's 403 message elsewhere, no Delete on namespaces it may not delete, and its
 // own name in the header. The admin manages namespaces and RBAC objects from the same views.
-import { expect, test } from "@playwright/test";
-import { ensureNamespaces, ensureObjects, shot, signIn, uniqueName, USER_NAME, USER_TOKEN } from "./support";
+import { expect } from "@playwright/test";
+import { ensureNamespaces, ensureObjects, shot, signIn, test, uniqueName, USER_NAME, USER_TOKEN } from "./support";
 
 const TEAM = "team-a";
 const OTHER = "e2e-rbac-other";

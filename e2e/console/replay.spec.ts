@@ -1,7 +1,7 @@
 // The namespace view replays its last hour (issue 14, item 8): a position over the changes (step, slider,
 // play) shows the objects the hour touched as they stood then, and what that step changed.
-import { expect, test, type Page } from "@playwright/test";
-import { ensureNamespaces, expectAccessible, kubectl, shot, signIn, uniqueName } from "./support";
+import { expect, type Page } from "@playwright/test";
+import { ensureNamespaces, expectAccessible, kubectl, shot, signIn, test, uniqueName } from "./support";
 
 const NS = "e2e-replay";
 

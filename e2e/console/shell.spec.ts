@@ -2,8 +2,8 @@
 // page), what a limited user is shown, the sign-in help (a ServiceAccount token minted with kubectl signs
 // in), breadcrumbs, pinned favourites per user, copy buttons and YAML download.
 import { readFileSync } from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
-import { ensureNamespaces, ensureObjects, kubectl, shot, signIn, uniqueName, USER_NAME, USER_TOKEN } from "./support";
+import { expect, type Page } from "@playwright/test";
+import { ensureNamespaces, ensureObjects, kubectl, shot, signIn, test, uniqueName, USER_NAME, USER_TOKEN } from "./support";
 
 // The machine running these may be busy: allow for slow first loads.
 test.describe.configure({ timeout: 180_000 });
