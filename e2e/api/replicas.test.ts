@@ -123,11 +123,11 @@ describe.skipIf(skipPostgres).each([2, 3])("%i replicas on one PostgreSQL databa
       const h = (await leaseOn(survivors[0])).spec.holderIdentity;
       if (h === holder && sa.status !== 404) early.push(`${Date.now() - killedAt} ms after the kill: ${sa.status}`);
       return h && h !== holder ? h as string : undefined;
-    }, KUBE_LEASE_DURATION_MS + 10_000, 100);
+    }, KUBE_LEASE_DURATION_MS + 15_000, 100);
     const waited = Date.now() - killedAt;
     expect(early, "no default ServiceAccount while the dead replica still held the Lease").toEqual([]);
     expect(waited, "not before the killed holder's lease ran out").toBeGreaterThan(KUBE_LEASE_DURATION_MS - 5_000);
-    expect(waited, "within the lease duration plus a retry period").toBeLessThan(KUBE_LEASE_DURATION_MS + 7_000);
+    expect(waited, "within the lease duration plus a retry period (and a busy machine's slack)").toBeLessThan(KUBE_LEASE_DURATION_MS + 10_000);
     await waitFor("the new holder's controllers to give the namespace its default ServiceAccount", async () =>
       (await survivors[0].request("GET", `/api/v1/namespaces/${ns}/serviceaccounts/default`)).status === 200 || undefined, 10_000);
     const after = await controllersLeader(survivors);
