@@ -9,9 +9,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { sqliteBytes } from "../../lib/snapshot/test-stores";
 import { startServer, stopAll, waitFor, type Server } from "./harness";
+import { ALICE, BOB, TEAM_A_WITH_ALICE_ADMIN, writeTeamTokens } from "./team-a";
 
-const ALICE = "alice-token-0123456789abcdef";
-const BOB = "bob-token-0123456789abcdef01";
 const HISTORY = "/apis/history.cluster-core.dev/v1";
 const VALUE = `first-${randomBytes(8).toString("hex")}`;
 const VALUE2 = `second-${randomBytes(8).toString("hex")}`;
@@ -38,8 +37,7 @@ async function put(name: string, v: string): Promise<string> {
 
 beforeAll(async () => {
   tmp = mkdtempSync(path.join(os.tmpdir(), "cc-history-e2e-"));
-  const tokens = path.join(tmp, "tokens.csv");
-  writeFileSync(tokens, `${ALICE},alice,uid-alice,"team-a-devs,people"\n${BOB},bob,uid-bob\n`);
+  const tokens = writeTeamTokens(tmp);
   const encryption = path.join(tmp, "encryption.yaml");
   writeFileSync(encryption, `apiVersion: apiserver.config.k8s.io/v1
 kind: EncryptionConfiguration
@@ -53,16 +51,7 @@ resources:
       - identity: {}
 `);
   server = await startServer({ env: { TOKEN_AUTH_FILE: tokens, ENCRYPTION_CONFIG: encryption, COMPACTION_WINDOW_SECONDS: "2", HISTORY_REVISIONS: "3" } });
-  await server.kubectl(["apply", "-f", "-"], { input: `
-apiVersion: v1
-kind: Namespace
-metadata: {name: team-a}
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: RoleBinding
-metadata: {name: alice-admin, namespace: team-a}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: admin}
-subjects: [{kind: User, name: alice, apiGroup: rbac.authorization.k8s.io}]
+  await server.kubectl(["apply", "-f", "-"], { input: `${TEAM_A_WITH_ALICE_ADMIN}
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: Role

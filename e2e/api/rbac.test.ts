@@ -1,14 +1,13 @@
 // Authorization as a namespace-bound team sees it: kubectl 1.32 driven as three identities (the admin, a
 // token-file user bound to one namespace, a ServiceAccount token) over every path form, watch included,
 // allowed and forbidden, with kube's exact 403 messages; plus can-i, impersonation and escalation prevention.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startServer, stopAll, type Server } from "./harness";
+import { ALICE, BOB, TEAM_A_WITH_ALICE_ADMIN, writeTeamTokens } from "./team-a";
 
-const ALICE = "alice-token-0123456789";
-const BOB = "bob-token-0123456789";
 let server: Server;
 let tmp: string;
 let robot: string;
@@ -20,23 +19,13 @@ const apply = (yaml: string) => server.kubectl(["apply", "-f", "-"], { input: ya
 
 beforeAll(async () => {
   tmp = mkdtempSync(path.join(os.tmpdir(), "cluster-core-rbac-"));
-  const tokens = path.join(tmp, "tokens.csv");
-  writeFileSync(tokens, `${ALICE},alice,uid-alice,"team-a-devs,people"\n${BOB},bob,uid-bob\n`);
+  const tokens = writeTeamTokens(tmp);
   server = await startServer({ env: { TOKEN_AUTH_FILE: tokens } });
-  await apply(`
-apiVersion: v1
-kind: Namespace
-metadata: {name: team-a}
+  await apply(`${TEAM_A_WITH_ALICE_ADMIN}
 ---
 apiVersion: v1
 kind: Namespace
 metadata: {name: team-b}
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: RoleBinding
-metadata: {name: alice-admin, namespace: team-a}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: admin}
-subjects: [{kind: User, name: alice, apiGroup: rbac.authorization.k8s.io}]
 ---
 apiVersion: v1
 kind: ServiceAccount

@@ -20,6 +20,15 @@ interface Marker {
 }
 
 /** The markers of the page's YAML editor model (Monaco's, monaco-yaml's "yaml" and the console's "server"). */
+/** A new ConfigMap (`greeting: hello`) open in the YAML editor; its name and the object the editor shows. */
+async function openConfigMapYaml(page: Page, prefix: string) {
+  const name = uniqueName(prefix);
+  await ensureObjects({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: NAMESPACE }, data: { greeting: "hello" } });
+  await signIn(page, `/namespaces/${NAMESPACE}/configmaps/${name}?tab=yaml`);
+  await editorLoaded(page);
+  return { name, obj: parse(await editorText(page)) };
+}
+
 async function markers(page: Page): Promise<Marker[]> {
   const uri = await page.getByTestId("yaml-editor").getAttribute("data-model-uri");
   return page.evaluate((u) => {
@@ -81,11 +90,7 @@ test("200 keys typed at 20 ms a key land exactly where typed, cursor after them,
 });
 
 test("unknown fields are marked, maps take any key, and saving a misspelled field is refused by the server", async ({ page }) => {
-  const name = uniqueName("unknown");
-  await ensureObjects({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: NAMESPACE }, data: { greeting: "hello" } });
-  await signIn(page, `/namespaces/${NAMESPACE}/configmaps/${name}?tab=yaml`);
-  await editorLoaded(page);
-  const obj = parse(await editorText(page));
+  const { name, obj } = await openConfigMapYaml(page, "unknown");
   obj.metadata.labelz = { team: "a" };
   obj.metadata.labels = { "any.key/at-all": "v" };
   obj.data["any key you like"] = "x";
@@ -108,11 +113,7 @@ test("unknown fields are marked, maps take any key, and saving a misspelled fiel
 });
 
 test("a 422 cause is marked on the entry it is about, and listed once", async ({ page }) => {
-  const name = uniqueName("cause");
-  await ensureObjects({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: NAMESPACE }, data: { greeting: "hello" } });
-  await signIn(page, `/namespaces/${NAMESPACE}/configmaps/${name}?tab=yaml`);
-  await editorLoaded(page);
-  const obj = parse(await editorText(page));
+  const { name, obj } = await openConfigMapYaml(page, "cause");
   obj.metadata.labels = { good: "yes", bad: "-x-" };
   const text = stringify(obj);
   await setEditorText(page, text);

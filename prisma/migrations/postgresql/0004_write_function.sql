@@ -37,24 +37,21 @@ BEGIN
                 VALUES (p_resources[i], p_namespaces[i], p_names[i], v_rev + 1, v_obj) ON CONFLICT DO NOTHING;
             IF NOT FOUND THEN v_out := v_out || (-1)::bigint; CONTINUE; END IF;
             l_type := l_type || 'ADDED'::text;
-        ELSIF p_types[i] = 'update' THEN
-            UPDATE "CurrentObject" SET "rev" = v_rev + 1, "object" = v_obj
-                WHERE "resource" = p_resources[i] AND "namespace" = p_namespaces[i] AND "name" = p_names[i] AND "rev" = p_expect[i];
-            IF NOT FOUND THEN
-                v_out := v_out || (CASE WHEN EXISTS (SELECT 1 FROM "CurrentObject" WHERE "resource" = p_resources[i]
-                    AND "namespace" = p_namespaces[i] AND "name" = p_names[i]) THEN -3 ELSE -2 END)::bigint;
-                CONTINUE;
-            END IF;
-            l_type := l_type || 'MODIFIED'::text;
         ELSE
-            DELETE FROM "CurrentObject"
-                WHERE "resource" = p_resources[i] AND "namespace" = p_namespaces[i] AND "name" = p_names[i] AND "rev" = p_expect[i];
+            -- An update or a delete holds only while the stored row is at the expected revision.
+            IF p_types[i] = 'update' THEN
+                UPDATE "CurrentObject" SET "rev" = v_rev + 1, "object" = v_obj
+                    WHERE "resource" = p_resources[i] AND "namespace" = p_namespaces[i] AND "name" = p_names[i] AND "rev" = p_expect[i];
+            ELSE
+                DELETE FROM "CurrentObject"
+                    WHERE "resource" = p_resources[i] AND "namespace" = p_namespaces[i] AND "name" = p_names[i] AND "rev" = p_expect[i];
+            END IF;
             IF NOT FOUND THEN
                 v_out := v_out || (CASE WHEN EXISTS (SELECT 1 FROM "CurrentObject" WHERE "resource" = p_resources[i]
                     AND "namespace" = p_namespaces[i] AND "name" = p_names[i]) THEN -3 ELSE -2 END)::bigint;
                 CONTINUE;
             END IF;
-            l_type := l_type || 'DELETED'::text;
+            l_type := l_type || (CASE WHEN p_types[i] = 'update' THEN 'MODIFIED' ELSE 'DELETED' END)::text;
         END IF;
         v_rev := v_rev + 1;
         v_out := v_out || v_rev;
