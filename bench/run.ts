@@ -1129,7 +1129,8 @@ const storeDelta = (a: StoreCounters, b: StoreCounters): ReplicaStoreRun => ({
 });
 
 interface ReplicaCreateRun {
-  target: "creates-one" | "creates-two";
+  /** creates-independent: two replicas each on its own database (nothing shared): this machine's ceiling for two. */
+  target: "creates-one" | "creates-two" | "creates-independent";
   round: number;
   /** Each replica's store during the run (from /metrics). */
   store: ReplicaStoreRun[];
@@ -1172,7 +1173,7 @@ async function replicaCreateRun(label: ReplicaCreateRun["target"], targets: Targ
 }
 
 async function scenarioReplicas(): Promise<void> {
-  log(`replicas: two replicas on one PostgreSQL database; ${REPLICA_WATCHERS} watchers, ${REPLICA_RATE} writes/s for ${DURATION}s, same vs cross replica; creates C=10 on one vs two replicas; ${ROUNDS} round(s)`);
+  log(`replicas: two replicas on one PostgreSQL database; ${REPLICA_WATCHERS} watchers, ${REPLICA_RATE} writes/s for ${DURATION}s, same vs cross replica; creates C=10 on one vs two replicas vs two independent ones (the ceiling); ${ROUNDS} round(s)`);
   const pg = await benchPostgres();
   const replicas: Target[] = [];
   try {
@@ -1184,13 +1185,18 @@ async function scenarioReplicas(): Promise<void> {
     };
     replicas.push(await startReplica("replica-a", shared));
     replicas.push(await startReplica("replica-b", shared));
-    const [a, b] = replicas;
+    // The ceiling: two more replicas, each alone on a database of its own (no lock, no tailing, nothing shared
+    // but this machine), idle except in their own runs. What two replicas of one store can reach here.
+    replicas.push(await startReplica("independent-c", { ...shared, DATABASE_URL: await pg.database("bench_independent_c") }));
+    replicas.push(await startReplica("independent-d", { ...shared, DATABASE_URL: await pg.database("bench_independent_d") }));
+    const [a, b, ic, id] = replicas;
     const agent = new https.Agent({ keepAlive: false, ca: readFileSync(tls.ca) });
-    await postOk(a, "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "replicas-create" } }, agent);
+    for (const t of [a, ic, id]) await postOk(t, "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "replicas-create" } }, agent);
     agent.destroy();
 
-    log(`  warm-up (${WARMUP}s of creates on both replicas)`);
-    await replicaCreateRun("creates-two", replicas, 0, WARMUP);
+    log(`  warm-up (${WARMUP}s of creates on both replicas, then on both independent ones)`);
+    await replicaCreateRun("creates-two", [a, b], 0, WARMUP);
+    await replicaCreateRun("creates-independent", [ic, id], 0, WARMUP);
     const watchRuns: ReplicaWatchRun[] = [];
     const createRuns: ReplicaCreateRun[] = [];
     for (let r = 1; r <= ROUNDS; r++) {
@@ -1200,7 +1206,7 @@ async function scenarioReplicas(): Promise<void> {
         log(`  round ${r} ${label.padEnd(13)} delivered ${c.delivered}/${c.expected} complete=${c.complete} p50 ${c.latencyMs.p50} p99 ${c.latencyMs.p99} max ${c.latencyMs.max} ms  writes p99 ${c.writes.p99Ms} ms`);
         watchRuns.push(run);
       }
-      for (const [label, targets] of [["creates-one", [a]], ["creates-two", [a, b]]] as const) {
+      for (const [label, targets] of [["creates-one", [a]], ["creates-two", [a, b]], ["creates-independent", [ic, id]]] as const) {
         const run = await replicaCreateRun(label, [...targets], r, DURATION, () => pg.pids());
         log(`  round ${r} ${label.padEnd(13)} ${String(run.rps).padStart(8)} creates/s (${run.perReplica.join(" + ")})  p50 ${run.p50} p99 ${run.p99} ms  non2xx ${run.non2xx} errors ${run.errors}`);
         const u = run.cpu;
@@ -1218,7 +1224,7 @@ async function scenarioReplicas(): Promise<void> {
         writeP99Ms: w(k, (x) => x.client.writes.p99Ms), eldP99Ms: w(k, (x) => x.eldP99Ms),
       };
     }
-    for (const k of ["creates-one", "creates-two"]) {
+    for (const k of ["creates-one", "creates-two", "creates-independent"]) {
       medians[k] = {
         rps: round(c(k, (x) => x.rps), 1), p50: c(k, (x) => x.p50), p99: c(k, (x) => x.p99),
         cpuMsPerCreate: c(k, (x) => x.cpu.cpuMsPerCreate ?? 0), machineBusy: c(k, (x) => x.cpu.machineBusy),
@@ -1228,6 +1234,8 @@ async function scenarioReplicas(): Promise<void> {
     const crossP99 = medians["cross-replica"].p99;
     const p99Ratio = ratio(crossP99, medians["same-replica"].p99);
     const scale = ratio(medians["creates-two"].rps, medians["creates-one"].rps);
+    const ceiling = ratio(medians["creates-independent"].rps, medians["creates-one"].rps);
+    const ofCeiling = ratio(medians["creates-two"].rps, medians["creates-independent"].rps);
     const complete = watchRuns.every((x) => x.client.complete && x.client.sameOrder);
     const clean = createRuns.every((x) => x.non2xx === 0 && x.errors === 0);
     results.push({
@@ -1237,7 +1245,10 @@ async function scenarioReplicas(): Promise<void> {
         createConnectionsPerReplica: 10, durationS: DURATION, rounds: ROUNDS, postgres: pg.origin,
       },
       runs: [...watchRuns, ...createRuns], medians,
-      ratios: { "cross / same-replica p99": p99Ratio, "creates two / one replica": scale },
+      ratios: {
+        "cross / same-replica p99": p99Ratio, "creates two / one replica": scale,
+        "creates two independent / one replica": ceiling, "creates two / two independent": ofCeiling,
+      },
       targets: [
         atMost("cross-replica delivery p99 (ms)", crossP99, 100, "issue 12"),
         atMost("cross-replica p99 vs same-replica p99", p99Ratio, 1.5, "issue 12", "cross / same-replica p99"),
@@ -1249,6 +1260,7 @@ async function scenarioReplicas(): Promise<void> {
         "Latency = write sent (to replica A) -> event line parsed from a watch on replica A (same-replica) or on replica B (cross-replica), in one client process; 1 KiB ConfigMaps, open loop.",
         "Creates: autocannon C=10 against replica A alone, then C=10 against each of A and B at once (two autocannon instances in the orchestrator process, on the same two cores).",
         "The replicas share the database, one serving certificate (TLS_CERT_FILE/TLS_KEY_FILE with TLS_CA_FILE) and the admin token; each has its own data directory.",
+        "Ceiling: C=10 against each of two more replicas at once, each alone on a database of its own (same PostgreSQL server, nothing else shared). 'creates two independent / one replica' is what this machine allows two replicas at best; 'creates two / two independent' is what sharing one store costs.",
       ],
     });
   } finally {
@@ -1304,6 +1316,8 @@ function printSummary(out: { env: Record<string, unknown> }): void {
       rows.push([s.scenario, "delivery p50 ms", fmt(m["cross-replica"]?.p50), fmt(m["same-replica"]?.p50), "same-replica", "", "", ""]);
       rows.push([s.scenario, "delivery p99 ms", fmt(m["cross-replica"]?.p99), fmt(m["same-replica"]?.p99), "same-replica", fmt(s.ratios["cross / same-replica p99"]), `${lat?.goal} ms; ratio ${rel?.goal}`, `${fmt(lat?.met)}; ${fmt(rel?.met)}`]);
       rows.push([s.scenario, "creates/s", fmt(m["creates-two"]?.rps), fmt(m["creates-one"]?.rps), "one replica", fmt(s.ratios["creates two / one replica"]), sc?.goal ?? "", fmt(sc?.met)]);
+      rows.push([s.scenario, "creates/s ceiling", fmt(m["creates-independent"]?.rps), fmt(m["creates-one"]?.rps), "one replica", fmt(s.ratios["creates two independent / one replica"]), "", ""]);
+      rows.push([s.scenario, "creates/s vs ceiling", fmt(m["creates-two"]?.rps), fmt(m["creates-independent"]?.rps), "independent", fmt(s.ratios["creates two / two independent"]), "", ""]);
       rows.push([s.scenario, "all delivered in order", fmt(all?.value), "", "", "", "true", fmt(all?.met)]);
       continue;
     }
