@@ -39,6 +39,7 @@ export function createServing(options: ServingOptions, listener: Listener): Serv
   const headersTimeoutMs = Math.min(HEADERS_TIMEOUT_MS, requestTimeoutMs);
   if (!options.tls) {
     const server = http.createServer(listener);
+    server.on("connection", readHttp1InJs);
     // A slow client cannot hold a connection forever: headers within 32 s (kube's ReadHeaderTimeout), the
     // whole request within REQUEST_TIMEOUT_SECONDS. Bodies are read before a request takes its flow-control seat.
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
@@ -83,6 +84,7 @@ export function createServing(options: ServingOptions, listener: Listener): Serv
   });
   const sockets = new Set<Socket>();
   server.on("secureConnection", (socket) => {
+    if (socket.alpnProtocol !== "h2") readHttp1InJs(socket);
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
   });
@@ -93,6 +95,18 @@ export function createServing(options: ServingOptions, listener: Listener): Serv
       for (const socket of sockets) socket.destroy();
     },
   };
+}
+
+/**
+ * node:http reads an HTTP/1.1 connection natively into its parser, and pauses that parser when a request
+ * arrives while the previous answer is still draining. Bytes the native read already holds (a TLS read hands
+ * over several records at once) then reach the paused parser, which fails with HPE_PAUSED and the connection
+ * is reset: under load, a large upload sent right after a large answer on a keep-alive connection (client-node
+ * does this) was lost. A `data` listener makes node:http read the socket through the stream instead, whose
+ * pause holds the bytes back until the answer has drained.
+ */
+function readHttp1InJs(socket: Socket): void {
+  socket.on("data", () => {});
 }
 
 /** HTTP/2 has no request timeout of its own: a stream whose body is still arriving at the deadline is reset. */
