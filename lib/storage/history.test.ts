@@ -120,6 +120,8 @@ describe.each(testBackends)("object history on %s", (b) => {
   it("lists a namespace's recent changes across kinds, newest first", async () => {
     const { store } = await fresh();
     await write(store, "a", "1", alice);
+    // Strictly after that write's time (the same millisecond would count it as a change since).
+    await pause(10);
     const since = Date.now();
     await pause(10);
     await write(store, "a", "2", bob);
