@@ -39,7 +39,6 @@ export function createServing(options: ServingOptions, listener: Listener): Serv
   const headersTimeoutMs = Math.min(HEADERS_TIMEOUT_MS, requestTimeoutMs);
   if (!options.tls) {
     const server = http.createServer(listener);
-    server.on("connection", readHttp1InJs);
     // A slow client cannot hold a connection forever: headers within 32 s (kube's ReadHeaderTimeout), the
     // whole request within REQUEST_TIMEOUT_SECONDS. Bodies are read before a request takes its flow-control seat.
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
@@ -99,11 +98,12 @@ export function createServing(options: ServingOptions, listener: Listener): Serv
 
 /**
  * node:http reads an HTTP/1.1 connection natively into its parser, and pauses that parser when a request
- * arrives while the previous answer is still draining. Bytes the native read already holds (a TLS read hands
- * over several records at once) then reach the paused parser, which fails with HPE_PAUSED and the connection
- * is reset: under load, a large upload sent right after a large answer on a keep-alive connection (client-node
- * does this) was lost. A `data` listener makes node:http read the socket through the stream instead, whose
- * pause holds the bytes back until the answer has drained.
+ * arrives while the previous answer is still draining. Over TLS, bytes the native read already holds (one read
+ * hands over several decrypted records) then reach the paused parser, which fails with HPE_PAUSED and the
+ * connection is reset: under load, a large upload sent right after a large answer on a keep-alive connection
+ * (client-node does this) was lost. A `data` listener makes node:http read the socket through the stream
+ * instead, whose pause holds the bytes back until the answer has drained. (Plain TCP reads stop at the pause:
+ * the INSECURE_HTTP server never showed it.)
  */
 function readHttp1InJs(socket: Socket): void {
   socket.on("data", () => {});
