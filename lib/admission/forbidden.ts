@@ -1,6 +1,6 @@
 // admission.NewForbidden: a plug-in's refusal as kube-apiserver words it, `<resource> "<name>" is forbidden: <why>`,
 // naming the object by the request's name, else the body's name or generateName (not yet expanded), else Unknown.
-import { errors, type StatusError } from "../api/errors";
+import { errors, type StatusError } from "../status";
 import type { AdmissionRequest } from "./admission-chain";
 
 export const requestGroupResource = (req: AdmissionRequest) => (req.kind.group ? `${req.kind.plural}.${req.kind.group}` : req.kind.plural);

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { StatusError } from "../api/errors";
+import { StatusError } from "../status";
 import { kindByPlural, kinds } from "../kinds";
 import { namespace as namespaceKind } from "../kinds/namespace";
 import type { KubeObject } from "../kinds/types";

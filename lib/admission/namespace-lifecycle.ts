@@ -2,7 +2,7 @@
 // does not exist or is being terminated, nothing is updated in one that does not exist, and the system
 // namespaces cannot be deleted. Deletes of namespaced objects always pass, so the namespace controller can empty
 // a terminating namespace.
-import { errors, StatusError } from "../api/errors";
+import { errors, StatusError } from "../status";
 import type { KubeObject } from "../kinds/types";
 import type { AdmissionPlugin, AdmissionRequest } from "./admission-chain";
 

@@ -1,7 +1,6 @@
 // RBAC's escalation and bind prevention (kube's RBAC REST storage, pkg/registry/rbac/*/policybased): a user
 // may only write a Role or ClusterRole whose rules they already hold (or hold `escalate` on it), and only bind
 // a role whose rules they hold (or hold `bind` on it). The server's own writes (user undefined) pass.
-import { StatusError } from "../api/errors";
 import { checkBindingWrite, checkRoleWrite, onlyGCFieldsChanged, type EscalationResolver } from "../authz/escalation";
 import { readRoleRef, readRules } from "../authz/rbac-objects";
 import type { AdmissionPlugin, AdmissionRequest } from "./admission-chain";
@@ -32,6 +31,6 @@ export class RbacEscalation implements AdmissionPlugin {
       : resource === "rolebindings" || resource === "clusterrolebindings"
         ? checkBindingWrite(this.resolver, { ...base, resource, roleRef: readRoleRef(req.object) })
         : undefined;
-    if (rejection) throw new StatusError(rejection.code, rejection.reason, rejection.message, rejection.details);
+    if (rejection) throw rejection;
   }
 }

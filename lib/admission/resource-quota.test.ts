@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errors } from "../api/errors";
+import { errors } from "../status";
 import { kindByPlural, kinds } from "../kinds";
 import type { ResourceQuota } from "../kinds/resource-quota";
 import { QuotaEvaluators } from "../quota/evaluators";

@@ -4,7 +4,7 @@
 // itself is stored. A conflicting charge is re-evaluated against the newer quota, so two racing creates can
 // never both take the last unit. Charges within one namespace are made one at a time here, as kube batches
 // them per namespace. The quota controller later gives back what a failed write had been charged.
-import { isStatusError, StatusError } from "../api/errors";
+import { isStatusError, StatusError } from "../status";
 import type { ResourceQuota } from "../kinds/resource-quota";
 import { resourceQuota as resourceQuotaKind } from "../kinds/resource-quota";
 import { kinds as allKinds } from "../kinds";

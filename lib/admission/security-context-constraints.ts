@@ -2,7 +2,7 @@
 // admitted by the first SCC, in OpenShift's order, that its creator or its ServiceAccount may use and that the
 // pod satisfies once that SCC's strategies have defaulted it; the pod is annotated `openshift.io/scc`. Otherwise
 // 403 with every reason, as OpenShift lists them. Creates may be defaulted; updates must already satisfy an SCC.
-import { errors, type FieldError } from "../api/errors";
+import { errors, type FieldError } from "../status";
 import type { UserInfo } from "../auth/user-info";
 import type { Authorizer } from "../authz/attributes";
 import type { KubeObject } from "../kinds/types";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { StatusError } from "../api/errors";
+import { StatusError } from "../status";
 import { kindByPlural } from "../kinds";
 import type { KubeObject } from "../kinds/types";
 import type { Answer } from "../registry/registry";

@@ -3,7 +3,7 @@
 // secrets when the pod names none, and unless automounting is turned off (pod first, then account) the
 // projected `kube-api-access-xxxxx` volume (bound token, cluster CA, namespace) mounted read-only in every
 // container. Mirror pods are never changed, only held to referencing no account, secret or token.
-import { errors } from "../api/errors";
+import { errors } from "../status";
 import type { KubeObject } from "../kinds/types";
 import type { AdmissionPlugin, AdmissionRequest } from "./admission-chain";
 import { admissionForbidden } from "./forbidden";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { isStatusError, type StatusError } from "../api/errors";
+import { isStatusError, type StatusError } from "../status";
 import { serviceAllocatorFor, type ServiceAllocator } from "../allocators/service-allocator";
 import { namespace as namespaceKind } from "../kinds/namespace";
 import { service as serviceKind } from "../kinds/service";

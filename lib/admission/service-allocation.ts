@@ -4,7 +4,7 @@
 // for LoadBalancer services with `externalTrafficPolicy: Local`. Values are taken in the store (lib/allocators)
 // only for a write that will pass validation, so a refused write leaves nothing behind; dry runs only check.
 // Values an update or delete gives up are released by the repair controller once the write is committed.
-import { errors, field, type FieldError } from "../api/errors";
+import { errors, field, type FieldError } from "../status";
 import { AllocationError, type AllocationOwner, type ServiceAllocator } from "../allocators/service-allocator";
 import { parseIP, type IPFamily } from "../allocators/ip-range";
 import { prepareServiceUpdate } from "../kinds/shared/service-strategy";

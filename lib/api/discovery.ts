@@ -7,7 +7,7 @@ import { stringify as toYaml } from "yaml";
 import { kinds, kindsServedBy, servedGroups } from "../kinds";
 import { ACTION_SUBRESOURCES } from "../kinds/reviews";
 import type { AnyKind } from "../kinds/types";
-import { errors } from "./errors";
+import { errors } from "../status";
 import type { ApiResponse } from "./handler";
 import { reviewResources } from "./review-resources";
 

@@ -6,7 +6,7 @@ import { findDuplicateJsonKeys, findDuplicateYamlKeys } from "../kinds/schema/du
 import { findUnknownFields, stripUnknownFields } from "../kinds/schema/fields";
 import { findTypeError } from "../kinds/schema/shape";
 import type { FieldValidation } from "../registry/options";
-import { errors, field } from "./errors";
+import { errors, field } from "../status";
 
 export interface FieldCheck {
   mode: FieldValidation;

@@ -11,7 +11,7 @@ import {
   PROTOBUF_WATCH_MEDIA_TYPE, RESPONSE_KINDS,
 } from "../codec/protobuf";
 import { ACTION_SUBRESOURCES, apiGroup, apiResourceList, discoveryResponse, versionInfo } from "./discovery";
-import { errors, isStatusError, StatusError } from "./errors";
+import { errors, isStatusError, StatusError } from "../status";
 import {
   ACTION_ENDPOINT, bodyType, decodeBody, negotiate, negotiateError, RESOURCE_ENDPOINT, unsupportedBody, type MediaFormat, type OutputFormat,
 } from "./media";
@@ -32,7 +32,7 @@ import type { AuditRecord } from "../audit/audit-event";
 import { AUDIT_ID_HEADER, auditIdFor } from "../audit/audit-id";
 import { sourceIPs } from "../audit/source-ips";
 import { impersonate } from "../auth/impersonation";
-import { forbiddenError } from "./forbidden";
+import { forbiddenError } from "../authz/forbidden-message";
 import { admitted } from "./flow-control";
 import type { FlowController } from "../flowcontrol/flow-controller";
 import { apiVersionOf, servedGroups } from "../kinds";

@@ -2,7 +2,7 @@
 // order, q-values and goautoneg's ordering quirk, wildcards, conversions per endpoint, stream and sv
 // parameters, the 406s, and how errors are negotiated.
 import { describe, expect, it } from "vitest";
-import { StatusError } from "./errors";
+import { StatusError } from "../status";
 import { ACTION_ENDPOINT, negotiate, negotiateError, parseAccept, PLAIN_ENDPOINT, RESOURCE_ENDPOINT } from "./media";
 
 const OFFERED = "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf";

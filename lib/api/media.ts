@@ -3,7 +3,7 @@
 // PartialObjectMetadata[List] conversions) and how request bodies are decoded.
 import { parseAllDocuments } from "yaml";
 import { decodeProtobufBody } from "../codec/protobuf";
-import { errors } from "./errors";
+import { errors } from "../status";
 
 export type MediaFormat = "json" | "yaml" | "protobuf";
 export type Conversion = "Table" | "PartialObjectMetadata" | "PartialObjectMetadataList";

@@ -9,7 +9,7 @@ import { applyJsonPatch } from "../patch/json-patch";
 import { applyMergePatch } from "../patch/merge-patch";
 import { goValue } from "../patch/go-format";
 import { strategicMergePatch } from "../patch/strategic-merge";
-import { errors } from "./errors";
+import { errors } from "../status";
 import { checkFields } from "./field-validation";
 import { bodyType, decodeBody, depthOf, MAX_DEPTH } from "./media";
 

@@ -2,7 +2,7 @@
 // name, subresource and the kube verb, or a non-resource path. Authorization and audit read the same answer.
 import { kindServedAt } from "../kinds";
 import type { AnyKind } from "../kinds/types";
-import { errors } from "./errors";
+import { errors } from "../status";
 import { reviewResource, type ReviewResource } from "./review-resources";
 
 /** kube's request verbs for resource requests. */

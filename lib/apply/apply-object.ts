@@ -3,7 +3,7 @@
 // editor, later). Applies to the stored object inside the registry's guaranteed-update loop, or, when there
 // is none, creates the object from the configuration applied to an empty one (201), as kube's patch handler
 // does with `forceAllowCreate`. The managedFields the apply computed are stored through `WriteOptions.track`.
-import { errors, isStatusError } from "../api/errors";
+import { errors, isStatusError } from "../status";
 import { groupResource } from "../kinds";
 import type { AnyKind, KubeObject } from "../kinds/types";
 import type { WriteOptions } from "../registry/options";

@@ -1,7 +1,7 @@
 // The 409 an apply with conflicts gets, worded as kube-apiserver's NewConflictError: one cause per field
 // (`reason: FieldManagerConflict`, `field: .data.key`), and a message naming each manager as
 // `"kubectl-client-side-apply" using v1` (an Update entry) or `"kubectl"` (an Apply entry).
-import { StatusError, type StatusCause } from "../api/errors";
+import { StatusError, type StatusCause } from "../status";
 import { goQuote } from "./go-json";
 import { parseIdentifier } from "./managed-fields";
 import { pathString } from "./path-element";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isStatusError, type StatusError } from "../api/errors";
+import { isStatusError, type StatusError } from "../status";
 import { kindByKind } from "../kinds";
 import type { AnyKind, KubeObject } from "../kinds/types";
 import { applyConfiguration, trackUpdate, type ApplyOutcome } from "./field-manager";

@@ -12,7 +12,7 @@
 //
 // System metadata (name, uid, resourceVersion, ...) is never owned; at most 10 Update entries are kept, the
 // oldest merged into `ancient-changes`.
-import { errors, isStatusError } from "../api/errors";
+import { errors, isStatusError } from "../status";
 import type { AnyKind, KubeObject } from "../kinds/types";
 import { apiVersionOf } from "../kinds";
 import { conflictError } from "./conflicts";

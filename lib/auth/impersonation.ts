@@ -1,9 +1,9 @@
 // Impersonation (kube-apiserver's WithImpersonation filter): `Impersonate-User`, `-Group`, `-Uid` and
 // `Impersonate-Extra-<key>` headers make the request act as another user, each one authorized first by the
 // `impersonate` verb on users, groups, uids, userextras or the ServiceAccount itself.
-import { errors, StatusError } from "../api/errors";
+import { errors } from "../status";
 import type { Authorizer, ResourceAttributes } from "../authz/attributes";
-import { forbiddenStatus } from "../authz/forbidden-message";
+import { forbiddenError } from "../authz/forbidden-message";
 import { AUTHENTICATED_GROUP, type UserInfo } from "./user-info";
 
 const SA_PREFIX = "system:serviceaccount:";
@@ -31,10 +31,7 @@ export function impersonate(authorizer: Authorizer, user: UserInfo, req: HeaderS
   const check = (attrs: Omit<ResourceAttributes, "type" | "user" | "verb">) => {
     const full: ResourceAttributes = { type: "resource", user, verb: "impersonate", ...attrs };
     const decision = authorizer.authorize(full);
-    if (!decision.allowed) {
-      const { message, details } = forbiddenStatus(full, decision.reason);
-      throw new StatusError(403, "Forbidden", message, details);
-    }
+    if (!decision.allowed) throw forbiddenError(full, decision.reason);
   };
   const next: UserInfo = { username, groups: [] };
   if (username.startsWith(SA_PREFIX)) {

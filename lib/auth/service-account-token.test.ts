@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CompactSign, decodeJwt, decodeProtectedHeader } from "jose";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { errors } from "../api/errors";
+import { errors } from "../status";
 import {
   DEFAULT_ISSUER,
   ensureServiceAccountKey,

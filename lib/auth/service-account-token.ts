@@ -7,7 +7,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, ran
 import { chmodSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { CompactSign, compactVerify } from "jose";
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { createFileExclusive, PRIVATE_MODE, writeFileAtomic } from "../fs/atomic-file";
 
 /** The issuer kubeadm configures (--service-account-issuer). */

@@ -1,7 +1,7 @@
 // TokenRequest (`POST .../serviceaccounts/{name}/token`, `kubectl create token`): a signed, expiring token
 // bound to the ServiceAccount's uid (and optionally to a Pod, Secret or Node), as kube's token REST does.
 import type { ActionHandler } from "../api/handler";
-import { errors, StatusError } from "../api/errors";
+import { errors, StatusError } from "../status";
 import type { KubeObject } from "../kinds/types";
 import { validateTokenRequest, type ServiceAccountTokens } from "./service-account-token";
 

@@ -10,6 +10,10 @@ import {
 } from "./escalation";
 import { RbacAuthorizer } from "./rbac-authorizer";
 import type { PolicyRule } from "./rule-matching";
+import type { StatusError } from "../status";
+
+/** A refusal as the Status it becomes: code, reason, message and details. */
+const plain = (e: StatusError | undefined) => e && { code: e.code, reason: e.reason, message: e.message, details: e.details };
 
 const RBAC = "rbac.authorization.k8s.io";
 const bob: UserInfo = { username: "bob", groups: ["system:authenticated"] };
@@ -109,7 +113,7 @@ describe("checkRoleWrite", () => {
 
   it("forbids rules the user lacks, with kube's message", () => {
     const a = world();
-    expect(checkRoleWrite(a, { user: bob, resource: "roles", namespace: "team", name: "r", rules: wantSecrets })).toEqual({
+    expect(plain(checkRoleWrite(a, { user: bob, resource: "roles", namespace: "team", name: "r", rules: wantSecrets }))).toEqual({
       code: 403,
       reason: "Forbidden",
       message:
@@ -160,7 +164,7 @@ describe("checkBindingWrite", () => {
   });
 
   it("answers 404 for a missing role", () => {
-    expect(checkBindingWrite(world(), { user: bob, resource: "rolebindings", namespace: "team", name: "b", roleRef: ref("nope", "Role") })).toEqual({
+    expect(plain(checkBindingWrite(world(), { user: bob, resource: "rolebindings", namespace: "team", name: "b", roleRef: ref("nope", "Role") }))).toEqual({
       code: 404,
       reason: "NotFound",
       message: 'roles.rbac.authorization.k8s.io "nope" not found',

@@ -5,7 +5,8 @@
 import { MASTERS_GROUP, type UserInfo } from "../auth/user-info";
 import type { Decision, ResourceAttributes } from "./attributes";
 import { aggregateMessage, goQuote, goQuoteList } from "./go-format";
-import { newForbidden, type ForbiddenDetails } from "./forbidden-message";
+import { StatusError } from "../status";
+import { newForbidden } from "./forbidden-message";
 import { RBAC_GROUP, type RoleRef } from "./rbac-objects";
 import type { RuleResolutionError } from "./rbac-authorizer";
 import { trimTrailingStars, type PolicyRule } from "./rule-matching";
@@ -152,12 +153,8 @@ export interface EscalationResolver {
   roleRefRules(roleRef: RoleRef, namespace: string): { rules: PolicyRule[]; error?: undefined } | { rules?: undefined; error: RuleResolutionError };
 }
 
-export interface EscalationRejection {
-  code: 400 | 403 | 404;
-  reason: "BadRequest" | "Forbidden" | "NotFound";
-  message: string;
-  details: ForbiddenDetails;
-}
+/** How a refused write is answered: 403 Forbidden, or 404/400 when the role ref cannot be resolved. */
+export type EscalationRejection = StatusError;
 
 const FULL_AUTHORITY: PolicyRule[] = [
   { verbs: ["*"], apiGroups: ["*"], resources: ["*"] },
@@ -165,7 +162,7 @@ const FULL_AUTHORITY: PolicyRule[] = [
 ];
 
 function forbidden(resource: string, name: string, text: string): EscalationRejection {
-  return { code: 403, reason: "Forbidden", ...newForbidden(RBAC_GROUP, resource, name, text) };
+  return newForbidden(RBAC_GROUP, resource, name, text);
 }
 
 function missingRulesRejection(
@@ -251,10 +248,10 @@ export function checkBindingWrite(
   if (resolved.error) {
     const nf = resolved.error.notFound;
     if (nf) {
-      return { code: 404, reason: "NotFound", message: resolved.error.registryMessage, details: { name: nf.name, group: RBAC_GROUP, kind: nf.resource } };
+      return new StatusError(404, "NotFound", resolved.error.registryMessage, { name: nf.name, group: RBAC_GROUP, kind: nf.resource });
     }
     // kube answers 500 here (the check runs before validation); a client's mistake is a 4xx for us.
-    return { code: 400, reason: "BadRequest", message: resolved.error.registryMessage, details: {} };
+    return new StatusError(400, "BadRequest", resolved.error.registryMessage, {});
   }
   return missingRulesRejection(resolver, req.user, req.namespace, req.resource, req.name, resolved.rules);
 }

@@ -1,13 +1,18 @@
 import { describe, expect, it } from "vitest";
 import type { Attributes } from "./attributes";
-import { forbiddenStatus, newForbidden } from "./forbidden-message";
+import { forbiddenError, newForbidden } from "./forbidden-message";
+import type { StatusError } from "../status";
+
+/** A 403 as its Status shows it: message and details. */
+const plain = (e: StatusError) => ({ message: e.message, details: e.details });
+const forbiddenStatus = (attrs: Attributes, reason?: string) => plain(forbiddenError(attrs, reason));
 
 const x = { username: "x", groups: ["system:authenticated"] };
 function res(verb: string, resource: string, ns: string, o: Partial<{ group: string; sub: string; name: string }> = {}): Attributes {
   return { type: "resource", user: x, verb, apiGroup: o.group ?? "", resource, subresource: o.sub ?? "", namespace: ns, name: o.name ?? "" };
 }
 
-describe("forbiddenStatus", () => {
+describe("forbiddenError", () => {
   it("words a namespaced list", () => {
     expect(forbiddenStatus(res("list", "configmaps", "y"))).toEqual({
       message: 'configmaps is forbidden: User "x" cannot list resource "configmaps" in API group "" in the namespace "y"',
@@ -71,7 +76,7 @@ describe("forbiddenStatus", () => {
 
 describe("newForbidden", () => {
   it("builds kube's NewForbidden text", () => {
-    expect(newForbidden("rbac.authorization.k8s.io", "rolebindings", "rb", "boom")).toEqual({
+    expect(plain(newForbidden("rbac.authorization.k8s.io", "rolebindings", "rb", "boom"))).toEqual({
       message: 'rolebindings.rbac.authorization.k8s.io "rb" is forbidden: boom',
       details: { name: "rb", group: "rbac.authorization.k8s.io", kind: "rolebindings" },
     });

@@ -1,5 +1,6 @@
 // kube's 403 Status text: apimachinery errors.NewForbidden, and the authorization filter's message
 // (endpoints/handlers/responsewriters Forbidden + forbiddenMessage) built on it.
+import { StatusError } from "../status";
 import type { Attributes } from "./attributes";
 import { goErrorfNoArgs, goQuote } from "./go-format";
 
@@ -10,25 +11,20 @@ export interface ForbiddenDetails {
   kind?: string;
 }
 
-export interface ForbiddenStatus {
-  message: string;
-  /** Only non-empty fields are set, so the JSON matches kube's omitempty Status details (`{}` for paths). */
-  details: ForbiddenDetails;
-}
-
 /** errors.NewForbidden(groupResource, name, err): `<resource>[.<group>] ["<name>" ]is forbidden: <err>`. */
-export function newForbidden(group: string, resource: string, name: string, errorText: string): ForbiddenStatus {
+export function newForbidden(group: string, resource: string, name: string, errorText: string): StatusError {
   let message: string;
   if (group === "" && resource === "") message = `forbidden: ${errorText}`;
   else {
     const gr = group ? `${resource}.${group}` : resource;
     message = name === "" ? `${gr} is forbidden: ${errorText}` : `${gr} ${goQuote(name)} is forbidden: ${errorText}`;
   }
+  // Only non-empty fields are set, so the JSON matches kube's omitempty Status details (`{}` for paths).
   const details: ForbiddenDetails = {};
   if (name) details.name = name;
   if (group) details.group = group;
   if (resource) details.kind = resource;
-  return { message, details };
+  return new StatusError(403, "Forbidden", message, details);
 }
 
 // Keeps an error from reading as HTML, as kube's sanitizer does; the reason is appended unsanitized.
@@ -49,7 +45,7 @@ export function forbiddenReason(attrs: Attributes): string {
  * The 403 for a request the authorizer did not allow. `reason` is the Decision's reason (non-empty when
  * RBAC could not resolve a binding's role); kube appends it after `: `.
  */
-export function forbiddenStatus(attrs: Attributes, reason = ""): ForbiddenStatus {
+export function forbiddenError(attrs: Attributes, reason = ""): StatusError {
   const msg = sanitize(forbiddenReason(attrs));
   // kube passes the joined text to fmt.Errorf as the format, so `%` sequences come out mangled.
   const errorText = goErrorfNoArgs(reason ? `${msg}: ${reason}` : msg);

@@ -1,6 +1,6 @@
 // The namespaces the server makes sure exist: kube-apiserver's system namespaces, plus every namespace that
 // holds objects but has no Namespace object (data written before namespaces were objects opens unchanged).
-import { isStatusError } from "../api/errors";
+import { isStatusError } from "../status";
 import { namespace as namespaceKind } from "../kinds/namespace";
 import type { Registry } from "../registry/registry";
 

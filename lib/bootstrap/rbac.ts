@@ -1,7 +1,7 @@
 // kube-apiserver's default RBAC policy (the rbac/bootstrap-roles post-start hook): the default ClusterRoles
 // and ClusterRoleBindings are created when missing; ones a user has changed are left alone.
 import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from "../authz/bootstrap-policy";
-import { isStatusError } from "../api/errors";
+import { isStatusError } from "../status";
 import { kindByPlural } from "../kinds";
 import type { Registry } from "../registry/registry";
 

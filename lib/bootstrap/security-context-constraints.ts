@@ -2,7 +2,7 @@
 // at start when missing, plus the `system:openshift:scc:<name>` ClusterRoles that grant `use` of each and the
 // binding that lets every authenticated user use restricted-v2 (OpenShift 4.11+). Objects a user changed or
 // deleted on purpose are recreated only when missing, as the operator's create-only manifests are.
-import { isStatusError } from "../api/errors";
+import { isStatusError } from "../status";
 import { kindByPlural } from "../kinds";
 import type { KubeObject } from "../kinds/types";
 import type { Registry } from "../registry/registry";

@@ -2,7 +2,7 @@
 // gets, as its `rules`, the union of the rules of every ClusterRole its selectors match, written back so
 // that `kubectl get clusterrole edit -o yaml` shows what the role grants. The authorizer computes the same
 // union itself, so decisions never wait for this write.
-import { isStatusError } from "../api/errors";
+import { isStatusError } from "../status";
 import type { RbacAuthorizer } from "../authz/rbac-authorizer";
 import { clusterRole as clusterRoleKind } from "../kinds/cluster-role";
 import type { Registry } from "../registry/registry";

@@ -2,7 +2,7 @@
 // same name listing the selected pods that have an IP (ready ones in `addresses`, the others in
 // `notReadyAddresses`), with the service's ports resolved against each pod's container ports. Services without
 // a selector (and ExternalName ones) are left alone; the Endpoints of a deleted Service are deleted.
-import { isStatusError } from "../api/errors";
+import { isStatusError } from "../status";
 import type { UserInfo } from "../auth/user-info";
 import { endpoints as endpointsKind, type EndpointAddress, type EndpointPort, type EndpointSubset, type Endpoints } from "../kinds/endpoints";
 import type { Pod } from "../kinds/pod";

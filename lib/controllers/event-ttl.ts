@@ -3,7 +3,7 @@
 // since its last occurrence (lastTimestamp, eventTime or series.lastObservedTime) or its creation, whichever is
 // later. One timer for the earliest expiry (a min-heap keyed by due time), so 10,000 Events cost one timer; a
 // periodic sweep backs it up. After a restart the initial list schedules every Event, and overdue ones go at once.
-import { isStatusError } from "../api/errors";
+import { isStatusError } from "../status";
 import { event as eventKind, type Event } from "../kinds/event";
 import type { Registry } from "../registry/registry";
 import type { Informer } from "./informer";

@@ -3,7 +3,7 @@
 // with blockOwnerDeletion are gone; owners deleted with `orphan` first strip their references from every
 // dependent. Level-triggered over the watch cache: every decision reads the latest state, so a restart (or a
 // new leader) finds the work again from the initial list.
-import { isStatusError } from "../api/errors";
+import { isStatusError } from "../status";
 import type { UserInfo } from "../auth/user-info";
 import type { EventRecorder } from "../events/recorder";
 import { acceptedApiVersions } from "../kinds";

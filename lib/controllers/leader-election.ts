@@ -7,7 +7,7 @@
 // over. On shutdown the holder releases the Lease (empty holder) so a restarted or standby process takes over at once.
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { isStatusError } from "../api/errors";
+import { isStatusError } from "../status";
 import { lease as leaseKind, type Lease, type LeaseSpec } from "../kinds/lease";
 import type { Registry } from "../registry/registry";
 

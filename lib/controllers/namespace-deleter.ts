@@ -3,7 +3,7 @@
 // honoured), report progress in status.conditions as kube does, and when nothing is left remove the `kubernetes`
 // finalizer through /finalize, which lets the registry remove the namespace. It reacts to events: every change
 // to an object in a terminating namespace re-runs that namespace, so an empty one goes in milliseconds.
-import { isStatusError } from "../api/errors";
+import { isStatusError } from "../status";
 import type { UserInfo } from "../auth/user-info";
 import { KUBERNETES_FINALIZER, namespace as namespaceKind, TERMINATING, type Namespace, type NamespaceCondition } from "../kinds/namespace";
 import type { AnyKind, KubeObject } from "../kinds/types";

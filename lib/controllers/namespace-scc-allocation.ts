@@ -2,7 +2,7 @@
 // the matching MCS level and supplemental groups as annotations, which SCC admission needs to default and check
 // pods. Allocations live only in those annotations, so the set in use is rebuilt from the namespaces themselves
 // after a restart; a namespace keeps the block it has.
-import { isStatusError } from "../api/errors";
+import { isStatusError } from "../status";
 import type { UserInfo } from "../auth/user-info";
 import { namespace as namespaceKind } from "../kinds/namespace";
 import type { KubeObject } from "../kinds/types";

@@ -4,7 +4,7 @@
 // or one volume from the watch cache and writes only what differs, so a restart, a missed event or the 15 s
 // resync all converge. Claims and volumes each have one worker, as in kube: two claims synced at once could pick
 // the same volume; across processes the resourceVersion on every write makes the loser retry.
-import { isStatusError } from "../api/errors";
+import { isStatusError } from "../status";
 import type { UserInfo } from "../auth/user-info";
 import { noEvents, type EventRecorder, type EventType } from "../events/recorder";
 import { betaStorageClassAnnotation, persistentVolume as volumeKind, type PersistentVolume } from "../kinds/persistent-volume";

@@ -1,7 +1,7 @@
 // kube-controller-manager's pv-protection controller: a deleted volume keeps its `kubernetes.io/pv-protection`
 // finalizer (so stays Terminating) while it is Bound; once the binder moves it on (its claim gone: Released), the
 // finalizer goes and the registry completes the deletion. Live volumes lacking the finalizer get it.
-import { isStatusError } from "../api/errors";
+import { isStatusError } from "../status";
 import type { UserInfo } from "../auth/user-info";
 import { PV_PROTECTION_FINALIZER } from "../admission/storage-object-in-use-protection";
 import { persistentVolume as volumeKind, type PersistentVolume } from "../kinds/persistent-volume";

@@ -2,7 +2,7 @@
 // finalizer (so stays Terminating) while a scheduled pod still names it; once none does, the finalizer goes and
 // the registry completes the deletion. It also adds the finalizer to live claims that lack it (created before
 // the admission plug-in, or with it stripped).
-import { isStatusError } from "../api/errors";
+import { isStatusError } from "../status";
 import type { UserInfo } from "../auth/user-info";
 import { PVC_PROTECTION_FINALIZER } from "../admission/storage-object-in-use-protection";
 import { persistentVolumeClaim as claimKind } from "../kinds/persistent-volume-claim";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { isStatusError } from "../api/errors";
+import { isStatusError } from "../status";
 import { AdmissionChain } from "../admission/admission-chain";
 import { NamespaceLifecycle } from "../admission/namespace-lifecycle";
 import { resourceQuotaAdmission } from "../admission/resource-quota";

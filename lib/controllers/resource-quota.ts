@@ -3,7 +3,7 @@
 // changes in its namespace (debounced), and every five minutes. Admission charges usage before a write is
 // stored; if that write then fails, the measurement gives the charge back. A measurement never lowers usage
 // within `settleMs` of a charge, since the charged object may still be on its way to the store.
-import { isStatusError } from "../api/errors";
+import { isStatusError } from "../status";
 import type { UserInfo } from "../auth/user-info";
 import { resourceQuota as resourceQuotaKind, type ResourceQuota } from "../kinds/resource-quota";
 import type { AnyKind, KubeObject } from "../kinds/types";

@@ -2,7 +2,7 @@
 // whose `ca.crt` is the cluster CA (what pods' projected token volumes mount), created with the namespace,
 // recreated when deleted and put back when edited.
 import { ROOT_CA_CONFIG_MAP } from "../admission/service-account";
-import { isStatusError } from "../api/errors";
+import { isStatusError } from "../status";
 import type { UserInfo } from "../auth/user-info";
 import { configMap as configMapKind } from "../kinds/config-map";
 import { ACTIVE, namespace as namespaceKind } from "../kinds/namespace";

@@ -1,6 +1,6 @@
 // kube-controller-manager's serviceaccounts controller: every Active namespace has a `default` ServiceAccount,
 // created when the namespace appears and again whenever it is deleted.
-import { isStatusError } from "../api/errors";
+import { isStatusError } from "../status";
 import type { UserInfo } from "../auth/user-info";
 import { ACTIVE, namespace as namespaceKind } from "../kinds/namespace";
 import { serviceAccount as serviceAccountKind } from "../kinds/service-account";

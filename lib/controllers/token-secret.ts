@@ -2,7 +2,7 @@
 // `kubernetes.io/service-account.name` gets `token` (a legacy token signed for that account), `ca.crt` and
 // `namespace` filled in, and the account's uid recorded; a Secret whose account is gone (or was recreated
 // with another uid) is deleted, and deleting an account deletes its token Secrets.
-import { isStatusError } from "../api/errors";
+import { isStatusError } from "../status";
 import type { ServiceAccountTokens } from "../auth/service-account-token";
 import type { UserInfo } from "../auth/user-info";
 import { secret as secretKind } from "../kinds/secret";

@@ -3,7 +3,7 @@
 // (overflow is dropped and counted, as client-go's broadcaster drops when its channel is full) and one worker
 // writes them in order; a failed write is reported and forgotten.
 import { hostname } from "node:os";
-import { isStatusError } from "../api/errors";
+import { isStatusError } from "../status";
 import { event as eventKind, type Event } from "../kinds/event";
 import type { KubeObject } from "../kinds/types";
 import type { Registry } from "../registry/registry";

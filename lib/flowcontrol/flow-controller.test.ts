@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isStatusError } from "../api/errors";
+import { isStatusError } from "../status";
 import { FlowController, type Release } from "./flow-controller";
 
 const seat = async (fc: FlowController, user: string, kind: "readOnly" | "mutating" = "readOnly") => fc.admit(user, kind);

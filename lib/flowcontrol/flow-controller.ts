@@ -4,7 +4,7 @@
 // robin), so one token's flood cannot starve another's requests. A queue that is full, or a wait that runs
 // out, is answered 429 with Retry-After. Long-running requests (watches) take no seat: they are counted per
 // user and capped apart.
-import { errors, StatusError } from "../api/errors";
+import { errors, StatusError } from "../status";
 
 export type SeatKind = "readOnly" | "mutating";
 

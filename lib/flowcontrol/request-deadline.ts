@@ -1,7 +1,7 @@
 // The deadline of a request that is not long-running (kube-apiserver's WithRequestDeadline and timeout
 // filter): REQUEST_TIMEOUT_SECONDS, or less when the client asks with `?timeout=` (a Go duration). Past it the
 // client gets kube's 504; the work itself finishes in the background (its seat is freed then).
-import { errors, StatusError } from "../api/errors";
+import { errors, StatusError } from "../status";
 
 const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 

@@ -4,7 +4,7 @@
 // it; none for the server's own writes) and the object as it was after the write.
 import type { UserInfo } from "../auth/user-info";
 import type { Authorizer } from "../authz/attributes";
-import { errors } from "../api/errors";
+import { errors } from "../status";
 import { parseRequestPath } from "../api/request-info";
 import { groupResource, kindByPlural, servedGroups } from "../kinds";
 import type { Registry } from "../registry/registry";

@@ -1,4 +1,4 @@
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { dnsSubdomainNameErrors, validateDNS1123Label } from "../validation/dns-names";
 import { validateIP, validateNonSpecialIP } from "../validation/ip";
 import { portNumberErrors } from "../validation/port";

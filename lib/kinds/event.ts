@@ -1,4 +1,4 @@
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { dns1123SubdomainErrors, byteLength } from "../validation/dns-names";
 import { qualifiedNameErrors } from "../validation/labels";
 import { column, metadataDescriptions, timestampSince } from "./columns";

@@ -1,4 +1,4 @@
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { qualifiedNameErrors } from "../validation/labels";
 import { ageColumn, column, nameColumn } from "./columns";
 import { defineKind } from "./define-kind";

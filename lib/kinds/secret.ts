@@ -1,4 +1,4 @@
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { validateConfigKeys } from "../validation/config-key";
 import { jsonObjectError } from "../validation/json-object";
 import { semanticEqual } from "../validation/semantic-equal";

@@ -1,6 +1,6 @@
 // The contract between a kind's one declaration (lib/kinds/<kind>.ts) and the generic code
 // (lib/registry, lib/api, lib/openapi, the console). Generic code reads these fields and never names a kind.
-import type { FieldError } from "../api/errors";
+import type { FieldError } from "../status";
 import type { ApiGroupNaming } from "./schema/resource";
 import type { Schema } from "./schema/schema";
 

@@ -1,6 +1,6 @@
 // Test support for the per-kind validation tables (`<kind>.validation.test.ts`): runs a kind's hooks in the
 // registry's write order and reports the causes of the 422 it would answer. Not imported by production code.
-import type { FieldError } from "../api/errors";
+import type { FieldError } from "../status";
 import { validateObjectMeta, validateObjectMetaUpdate } from "../validation/object-meta";
 import type { AnyKind, KubeObject } from "./types";
 

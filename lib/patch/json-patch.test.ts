@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { StatusError } from "../api/errors";
+import { StatusError } from "../status";
 import { applyJsonPatch, MAX_JSON_PATCH_OPERATIONS } from "./json-patch";
 
 const doc = Object.freeze({ metadata: Object.freeze({ name: "cm", labels: Object.freeze({ a: "1" }) }), data: Object.freeze({ k: "v" }) });

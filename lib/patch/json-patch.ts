@@ -3,7 +3,7 @@
 // `test`, a missing path, an unknown op) 422 Invalid with kube's fixed message and empty details.
 import * as fastJsonPatch from "fast-json-patch";
 import type { Operation } from "fast-json-patch";
-import { StatusError } from "../api/errors";
+import { StatusError } from "../status";
 import { jsonTypeWord } from "./go-format";
 import { assertDepth, badRequest, rejected } from "./patch-errors";
 

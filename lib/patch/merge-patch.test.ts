@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { StatusError } from "../api/errors";
+import { StatusError } from "../status";
 import { applyMergePatch } from "./merge-patch";
 
 const doc = Object.freeze({

@@ -1,5 +1,5 @@
 // The errors kube-apiserver's patch handler answers with, built on lib/api/errors.ts.
-import { errors, StatusError } from "../api/errors";
+import { errors, StatusError } from "../status";
 
 /** Deepest nesting a patch (or the object it applies to) may have; deeper input is refused before any recursion. */
 export const MAX_PATCH_DEPTH = 100;

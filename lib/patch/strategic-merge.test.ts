@@ -1,7 +1,7 @@
 // Expectations are worked by hand from k8s.io/apimachinery's strategicpatch rules (merge by key, union of
 // scalar sets, ordering: $setElementOrder, then patch order, then live order, new elements first).
 import { describe, expect, it } from "vitest";
-import { StatusError } from "../api/errors";
+import { StatusError } from "../status";
 import { kinds } from "../kinds";
 import type { Schema } from "../kinds/schema/schema";
 import { strategicMergePatch } from "./strategic-merge";

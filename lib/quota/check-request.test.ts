@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isStatusError } from "../api/errors";
+import { isStatusError } from "../status";
 import { kinds } from "../kinds";
 import type { ResourceQuota } from "../kinds/resource-quota";
 import type { KubeObject } from "../kinds/types";

@@ -1,7 +1,7 @@
 // The admission decision of kube's quota evaluator (CheckRequest): which quotas a write falls under, whether
 // the object declares what they require, and what each quota's usage becomes with it; refusals carry kube's
 // exact messages. Pure: the caller persists the new usage (and retries if a quota changed meanwhile).
-import { errors } from "../api/errors";
+import { errors } from "../status";
 import type { ResourceQuota } from "../kinds/resource-quota";
 import type { KubeObject } from "../kinds/types";
 import { quotaMatches, type Evaluator, type QuotaOperation } from "./evaluator";

@@ -1,6 +1,6 @@
 // One suite for every kind, fed by each kind's template: the generic registry over a real store (SQLite and PostgreSQL).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { StatusError } from "../api/errors";
+import { StatusError } from "../status";
 import { kinds } from "../kinds";
 import type { KubeObject } from "../kinds/types";
 import { openStore, type Store } from "../storage";

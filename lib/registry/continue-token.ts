@@ -1,6 +1,6 @@
 // Continue tokens in kube-apiserver's meta.k8s.io/v1 form: base64url (no padding) of
 // {"v":"meta.k8s.io/v1","rv":<snapshot revision>,"start":"<next key>"}. Clients treat it as opaque.
-import { errors } from "../api/errors";
+import { errors } from "../status";
 
 export interface ContinueToken {
   rv: number;

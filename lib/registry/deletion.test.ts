@@ -1,6 +1,6 @@
 // Deletion through the registry on real SQLite: what a DELETE writes, answers and emits, as kube's Store.Delete.
 import { afterEach, describe, expect, it } from "vitest";
-import { isStatusError } from "../api/errors";
+import { isStatusError } from "../status";
 import { configMap as cmKind } from "../kinds/config-map";
 import { pod as podKind } from "../kinds/pod";
 import type { KubeObject } from "../kinds/types";

@@ -1,7 +1,7 @@
 // The rules a DELETE follows before anything is written (kube-apiserver's rest.BeforeDelete, the store's
 // finalizer handling for garbage collection and markAsDeleting). Pure functions over a copy of the stored
 // object: the registry decides from their answer whether to update the object, remove it, or leave it.
-import { errors } from "../api/errors";
+import { errors } from "../status";
 import type { AnyKind, KubeObject } from "../kinds/types";
 import type { DeleteOptions } from "./options";
 

@@ -1,6 +1,6 @@
 // Query and body options of the verbs (ListOptions, DeleteOptions, dryRun, fieldValidation), validated with
 // kube-apiserver's messages.
-import { errors, field, type FieldError } from "../api/errors";
+import { errors, field, type FieldError } from "../status";
 import type { UserInfo } from "../auth/user-info";
 import type { KubeObject } from "../kinds/types";
 import { FIELD_MANAGER_MAX_LENGTH, isPrintable } from "../apply/manager-name";

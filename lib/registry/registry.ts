@@ -10,7 +10,7 @@
 //   delete: options -> preconditions -> validating admission -> kind deletion (Namespace) / finalizers /
 //           grace period -> commit
 import { randomUUID } from "node:crypto";
-import { errors, isStatusError, StatusError, type FieldError, type Status } from "../api/errors";
+import { errors, isStatusError, StatusError, type FieldError, type Status } from "../status";
 import type { AnyKind, KubeObject, ObjectMeta } from "../kinds/types";
 import { acceptedApiVersions, apiVersionOf, groupResource, groupVersionPath } from "../kinds";
 import { AdmissionChain, type AdmissionRequest } from "../admission/admission-chain";

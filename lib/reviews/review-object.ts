@@ -1,6 +1,6 @@
 // The shared shape of every review answer: the request's spec echoed back with a status, under the
 // review's own kind and group version, as kube-apiserver returns them (201 Created, never stored).
-import { errors } from "../api/errors";
+import { errors } from "../status";
 
 export type Obj = Record<string, unknown>;
 

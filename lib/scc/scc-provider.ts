@@ -3,7 +3,7 @@
 // contexts the way the SCC's strategies do and returns every way the result breaks the SCC, with OpenShift's
 // field paths and messages (`provider restricted-v2: .containers[0].runAsUser: Invalid value: 0: must be in
 // the ranges: [1000680000, 1000689999]`).
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import type { KubeObject } from "../kinds/types";
 import { goSlice, invalidRendered } from "../validation/rendered-value";
 import { isObject, listOf, objectOf, stringOf, type JsonObject } from "../validation/zero-values";

@@ -1,5 +1,5 @@
 import { describe, it, expect } from "vitest";
-import { StatusError } from "../api/errors";
+import { StatusError } from "../status";
 import {
   checkFieldSelector, escapeFieldValue, formatFieldSelector, matchesFields, parseFieldSelector, pinnedValue,
   MAX_FIELD_REQUIREMENTS, type FieldRequirement,

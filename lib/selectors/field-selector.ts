@@ -2,7 +2,7 @@
 // messages (apimachinery pkg/fields). Terms are split on unescaped `,`, each term on its first `!=`,
 // `==` or `=`; values may escape `\,` `\=` `\\`. Nothing is trimmed: `a = b` is field `a ` and value
 // ` b`, as in Kubernetes. Malformed input throws errors.badRequest (400). Linear time, input capped.
-import { errors } from "../api/errors";
+import { errors } from "../status";
 import { compareGo, goQuote } from "./go-format";
 
 export interface FieldRequirement {

@@ -1,5 +1,5 @@
 import { describe, it, expect } from "vitest";
-import { StatusError } from "../api/errors";
+import { StatusError } from "../status";
 import {
   equalityValue, formatLabelSelector, labelSelectorFromObject, matchesLabels, parseLabelSelector,
   MAX_LABEL_REQUIREMENTS, type LabelSelector,

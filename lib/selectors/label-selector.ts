@@ -2,7 +2,7 @@
 // kube-apiserver's (1.32) parse rules, matching semantics and error messages. Malformed input throws
 // errors.badRequest (400). Parsing is a single left-to-right pass with one token of lookahead, and the
 // input size and requirement count are capped, so hostile input costs linear time at most.
-import { errors } from "../api/errors";
+import { errors } from "../status";
 import { byteLength, compareGo, goJSON, goQuote } from "./go-format";
 
 export type LabelOperator =

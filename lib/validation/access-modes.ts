@@ -1,5 +1,5 @@
 // PersistentVolume and claim access modes (supportedAccessModes, 1.32): the enum, and ReadWriteOncePod alone.
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { stringOf } from "./zero-values";
 
 export const ACCESS_MODES = ["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"];

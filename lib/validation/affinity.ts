@@ -1,5 +1,5 @@
 // Pod affinity, anti-affinity and node affinity (validateAffinity, 1.32).
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { dnsLabelNameErrors, dnsSubdomainNameErrors } from "./dns-names";
 import { validateLabelName } from "./labels";
 import { validateLabelSelector, validateLabelSelectorRequirement } from "./label-selector";

@@ -1,5 +1,5 @@
 // Keys of ConfigMap and Secret data, and the keys that configMapKeyRef/secretKeyRef name (IsConfigMapKey).
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { byteLength, maxLenError, regexError } from "./dns-names";
 
 const CONFIG_KEY_FMT = "[-._a-zA-Z0-9]+";

@@ -1,7 +1,7 @@
 // Containers and init containers of a pod spec (validateContainers, validateInitContainers,
 // validateContainerCommon, 1.32): names, image, ports, env, mounts, devices, pull policy, resources, probes,
 // lifecycle hooks, security context and host-port conflicts.
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { configKeyErrors } from "./config-key";
 import { dnsSubdomainNameErrors, validateDNS1123Label } from "./dns-names";
 import { envFieldPaths, validateObjectFieldSelector, validateResourceFieldSelector } from "./downward-api";

@@ -1,7 +1,7 @@
 // DNS-style identifiers as apimachinery 1.32 checks them (IsDNS1123Label, IsDNS1123Subdomain, IsDNS1035Label),
 // with its exact messages. Each `...Errors` function returns the messages (empty when valid); the
 // `validate...` functions wrap them as Invalid field errors at a path.
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 
 export const DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
 export const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;

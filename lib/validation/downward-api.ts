@@ -1,6 +1,6 @@
 // Downward API selectors shared by env vars and downwardAPI/projected volumes: fieldRef (ObjectFieldSelector)
 // and resourceFieldRef (ResourceFieldSelector), with the field paths and divisors kube-apiserver 1.32 accepts.
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { qualifiedNameErrors } from "./labels";
 import { isQuantity, parseQuantity, quantityString } from "./quantity";
 import { objectOf, stringOf } from "./zero-values";

@@ -1,7 +1,7 @@
 // ValidateImmutableField: `<path>: Invalid value: <new>: field is immutable` when the value changed
 // (semantically: absent and empty are the same).
-import type { FieldError } from "../api/errors";
-import { field } from "../api/errors";
+import type { FieldError } from "../status";
+import { field } from "../status";
 import { invalidRendered } from "./rendered-value";
 import { semanticEqual } from "./semantic-equal";
 

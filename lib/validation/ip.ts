@@ -1,6 +1,6 @@
 // IP addresses and CIDRs as kube-apiserver 1.32 parses them (k8s.io/utils/net ParseIPSloppy / ParseCIDRSloppy:
 // Go 1.16 rules, so IPv4 octets may carry leading zeros) and the field checks built on them.
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 
 const IP_MSG = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
 const CIDR_MSG = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";

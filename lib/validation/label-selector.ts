@@ -1,6 +1,6 @@
 // metav1.LabelSelector objects in specs (PVC selector, pod affinity terms): ValidateLabelSelector with
 // AllowInvalidLabelValueInSelector off, as for new objects in kube-apiserver 1.32.
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { labelValueErrors, validateLabelName, validateLabels } from "./labels";
 import { isObject, listOf, objectOf, stringOf } from "./zero-values";
 

@@ -1,6 +1,6 @@
 // Label keys and values (metav1 validation ValidateLabelName / ValidateLabels), built on the key and value
 // checks of lib/selectors.
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { labelValueErrors, qualifiedNameErrors } from "../selectors/label-selector";
 import { isObject, sortedEntries } from "./zero-values";
 

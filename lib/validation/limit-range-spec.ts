@@ -1,6 +1,6 @@
 // LimitRange rules (ValidateLimitRange, 1.32): item types, resource names per type, and the ordering
 // min ≤ defaultRequest ≤ default ≤ max with maxLimitRequestRatio ≥ 1 and ≤ max/min.
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { qualifiedNameErrors } from "./labels";
 import { compareQuantities, quantityMilliValue, quantityString, quantityValue, type Quantity } from "./quantity";
 import { invalidRendered } from "./rendered-value";

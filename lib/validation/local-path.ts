@@ -1,5 +1,5 @@
 // Paths inside a volume or container (subPath, items[].path, gitRepo directory): relative, no '..' elements.
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 
 /** validatePathNoBacksteps: no ".." element (one error however many there are). */
 export function validatePathNoBacksteps(path: string, fieldPath: string): FieldError[] {

@@ -2,7 +2,7 @@
 // plus core's standard-finalizer rule): name and generateName per the kind's name rule, namespace, generation,
 // labels, annotations (syntax and total size), ownerReferences and finalizers; on update the immutable identity
 // fields and the no-new-finalizers-while-deleting rule. The resourceVersion rule of updates is the registry's.
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import type { NameRule, ObjectMeta } from "../kinds/types";
 import {
   byteLength, dns1035NameErrors, dnsLabelNameErrors, dnsSubdomainNameErrors,

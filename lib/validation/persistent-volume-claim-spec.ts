@@ -1,6 +1,6 @@
 // PersistentVolumeClaim spec rules (ValidatePersistentVolumeClaimSpec, and the update rules of
 // ValidatePersistentVolumeClaimUpdate with RecoverVolumeExpansionFailure on, as in 1.32).
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { validateAccessModes } from "./access-modes";
 import { dns1123SubdomainErrors, dnsLabelNameErrors } from "./dns-names";
 import { validateLabelSelector } from "./label-selector";

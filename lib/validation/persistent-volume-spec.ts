@@ -1,6 +1,6 @@
 // PersistentVolume spec rules (ValidatePersistentVolumeSpec for a non-inline volume, and the update rules of
 // ValidatePersistentVolumeUpdate, 1.32).
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { validateAccessModes } from "./access-modes";
 import { validateNodeSelector } from "./affinity";
 import { validateImmutableField } from "./immutable-field";

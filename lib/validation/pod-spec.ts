@@ -1,6 +1,6 @@
 // A Pod's spec and pod-specific annotations as ValidatePodCreate checks them in kube-apiserver 1.32 (metadata
 // itself is validated generically): volumes, containers, policies, scheduling, DNS, security and host settings.
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { validateAffinity } from "./affinity";
 import { validateContainers, validateImageWhitespace, validateInitContainers } from "./container";
 import { dnsSubdomainNameErrors, validateDNS1123Label, validateDNS1123Subdomain } from "./dns-names";

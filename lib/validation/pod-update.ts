@@ -2,7 +2,7 @@
 // activeDeadlineSeconds (set, or lowered), additions to tolerations (existing ones only in tolerationSeconds),
 // removal of scheduling gates, and terminationGracePeriodSeconds from a negative value to 1. Anything else in
 // spec is forbidden. The new pod's own validity is checked by the create rules (validatePodCreate).
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { validateTolerations } from "./toleration";
 import { describeChanges, semanticEqual } from "./semantic-equal";
 import { isSet, listOf, objectOf, optionalNumber, stringOf, type JsonObject } from "./zero-values";

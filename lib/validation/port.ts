@@ -1,6 +1,6 @@
 // Port numbers and IANA_SVC_NAME port names (apimachinery IsValidPortNum / IsValidPortName), and the
 // int-or-string ports of probes, handlers and Service targetPorts.
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { byteLength, maxLenError } from "./dns-names";
 
 export const inclusiveRangeError = (lo: number, hi: number) => `must be between ${lo} and ${hi}, inclusive`;

@@ -1,6 +1,6 @@
 // Probes and lifecycle handlers (validateProbe, validateHandler, 1.32): exactly one handler, its action's
 // fields, and non-negative probe timings; liveness and startup probes need successThreshold 1.
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { regexError } from "./dns-names";
 import { validatePortNumOrName } from "./port";
 import { isSet, listOf, numberOf, objectOf, optionalNumber, stringOf, type JsonObject } from "./zero-values";

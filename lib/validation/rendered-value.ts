@@ -1,7 +1,7 @@
 // Field errors whose bad value kube-apiserver prints with Go's %#v or a Stringer (quantities, slices, structs):
 // the caller renders the value, these builders only assemble the cause. Plain strings, numbers and booleans go
 // through the `field` builders of lib/api/errors.ts instead.
-import type { FieldError } from "../api/errors";
+import type { FieldError } from "../status";
 
 export const invalidRendered = (path: string, rendered: string, detail?: string): FieldError =>
   ({ type: "FieldValueInvalid", field: path, detail: `Invalid value: ${rendered}${detail ? `: ${detail}` : ""}` });

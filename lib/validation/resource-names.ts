@@ -1,6 +1,6 @@
 // Resource names of resource lists (container resources, quota hard, limit ranges, PV capacity): which are
 // standard, integer-valued, extended, overcommittable — pkg/apis/core/helper, 1.32.
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { qualifiedNameErrors } from "./labels";
 
 const standardResources = new Set([

@@ -1,7 +1,7 @@
 // ResourceQuota rules (ValidateResourceQuota / ValidateResourceQuotaUpdate, 1.32): resource names and values
 // in hard and status, scopes (known, compatible with the hard resources, not conflicting), the scope selector,
 // and scopes fixed after creation.
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { FIELD_IMMUTABLE } from "./immutable-field";
 import { goSlice, invalidRendered } from "./rendered-value";
 import { isStandardQuotaResourceName, validateResourceQuotaResourceName } from "./resource-names";

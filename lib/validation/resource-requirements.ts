@@ -1,7 +1,7 @@
 // Quantities in resource lists and container resource requirements (ValidateResourceQuantityValue,
 // ValidateContainerResourceRequirements, 1.32): names, non-negative values, integer resources, requests ≤ limits,
 // extended resources and hugepages.
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { isQuantity, parseQuantity, quantityString, quantityValue, compareQuantities, isNegativeQuantity, type Quantity } from "./quantity";
 import { invalidRendered } from "./rendered-value";
 import {

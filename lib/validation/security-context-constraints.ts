@@ -1,7 +1,7 @@
 // OpenShift SecurityContextConstraints rules (openshift-apiserver ValidateSecurityContextConstraints): strategy
 // types, non-negative priority, uid and ranges, capabilities not both added and dropped, volumes, flex volumes
 // and sysctl patterns. Bad values are printed with the internal `security`/`core` Go types, as OpenShift does.
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { goSlice, goStruct, invalidRendered } from "./rendered-value";
 import { isSet, listOf, numberOf, objectOf, optionalNumber, stringOf, type JsonObject } from "./zero-values";
 

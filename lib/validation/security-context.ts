@@ -1,7 +1,7 @@
 // Pod and container security contexts (validatePodSpecSecurityContext, ValidateSecurityContext, 1.32). Privileged
 // containers are allowed, as with kube-apiserver's --allow-privileged=true (the setting of kubeadm clusters and
 // OpenShift, where SCC admission decides instead).
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { validateLocalDescendingPath } from "./local-path";
 import { inclusiveRangeError } from "./port";
 import { invalidRendered, goStruct } from "./rendered-value";

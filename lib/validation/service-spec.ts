@@ -1,6 +1,6 @@
 // Service spec rules (ValidateService / ValidateServiceUpdate, 1.32). Cluster IPs are read as kube-apiserver's
 // strategy normalises them: `clusterIPs` when given, else `[clusterIP]`. Allocation is not validation's business.
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { validateDNS1123Label, validateDNS1123Subdomain } from "./dns-names";
 import { isIPv6String, validateCIDR, validateIP, validateNonSpecialIP } from "./ip";
 import { qualifiedNameErrors, validateLabels } from "./labels";

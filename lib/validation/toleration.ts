@@ -1,5 +1,5 @@
 // Pod tolerations (ValidateTolerations, 1.32).
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { labelValueErrors, validateLabelName } from "./labels";
 import { isSet, objectOf, stringOf } from "./zero-values";
 

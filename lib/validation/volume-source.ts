@@ -2,7 +2,7 @@
 // PersistentVolume, and each source's required fields, formats and ranges. Field paths keep kube-apiserver's
 // quirks (a gcePersistentDisk's fields are reported under `persistentDisk`, downwardAPI items under the source
 // itself, the "more than 1" error for cephfs says `cephFS` and for downwardAPI `downwarAPI`).
-import { field, type FieldError } from "../api/errors";
+import { field, type FieldError } from "../status";
 import { byteLength, dns1123SubdomainErrors, dnsLabelNameErrors, validateDNS1123Label, validateDNS1123Subdomain } from "./dns-names";
 import { validateObjectFieldSelector, validateResourceFieldSelector, volumeFieldPaths } from "./downward-api";
 import { validateLocalDescendingPath, validateLocalNonReservedPath, validatePathNoBacksteps } from "./local-path";

@@ -1,7 +1,7 @@
 // Request bodies sent as `application/vnd.kubernetes.protobuf` (kubectl's `create` generators and other
 // client-go typed clients): the `k8s\0` magic, a runtime.Unknown envelope naming apiVersion/kind, and the
 // object's own protobuf encoding, decoded into the plain JSON object a JSON body would have given.
-import { errors } from "../../api/errors";
+import { errors } from "../../status";
 import { decodeMessage, type JsonObject } from "./decode";
 import { KINDS } from "./schema";
 import { Reader, WireError, WIRE_BYTES } from "./wire";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { StatusError } from "../../api/errors";
+import { StatusError } from "../../status";
 import { decodeProtobufBody, PROTOBUF_KINDS } from "./index";
 import { encodeProtobufBody } from "./encode";
 import { KINDS, MESSAGES, RESPONSE_KINDS } from "./schema";

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { errors } from "../../api/errors";
+import { errors } from "../../status";
 import { decodeMessage, type JsonObject } from "./decode";
 import { SAMPLES } from "./fixtures/samples";
 import {

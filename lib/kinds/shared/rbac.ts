@@ -1,7 +1,7 @@
 // What the four rbac.authorization.k8s.io/v1 kinds share: their types, the binding defaults
 // (pkg/apis/rbac/v1/defaults.go) and kube-apiserver 1.32's checks of rules, role references and subjects
 // (pkg/apis/rbac/validation), with its exact messages.
-import { field, type FieldError } from "../../api/errors";
+import { field, type FieldError } from "../../status";
 import { dnsSubdomainNameErrors } from "../../validation/dns-names";
 import { validateLabelSelector } from "../../validation/label-selector";
 import { nameErrors } from "../../validation/object-meta";
