@@ -10,6 +10,7 @@ import { decodeMessage } from "../../lib/codec/protobuf/decode";
 import { encodeProtobufBody } from "../../lib/codec/protobuf/encode";
 import { MESSAGES } from "../../lib/codec/protobuf/schema";
 import { openEnvelope } from "../../lib/codec/protobuf/fixtures/envelope";
+import { Reader } from "../../lib/codec/protobuf/wire";
 import YAML from "yaml";
 import { openWatch, sleep } from "./cluster";
 import { createNamespaces, startServer, stopAll, type Server } from "./harness";
@@ -230,6 +231,71 @@ describe("every kind answers protobuf", () => {
     expect(created.status).toBe(201);
     expect(created.object.binaryData).toEqual({ blob: "AAH/" });
     same("ConfigMap", created.object, await json(server, `/api/v1/namespaces/${NS}/configmaps/pb-body`));
+  });
+});
+
+// ---- bytes fields ------------------------------------------------------------------------------------------
+
+describe("bytes fields travel as their raw bytes", () => {
+  const NON_UTF8 = Buffer.from([0x00, 0x01, 0xfe]); // "AAH+": not valid UTF-8 on its own
+  const HIGH = Buffer.from([0xff, 0xc3, 0x28, 0x80, 0x7f]);
+  const cms = `/api/v1/namespaces/${NS}/configmaps`;
+  const secrets = `/api/v1/namespaces/${NS}/secrets`;
+  const b64 = (b: Buffer) => b.toString("base64");
+
+  /** The bytes of map entry `key` of field `fieldNo` in a ConfigMap/Secret message, read off the wire itself. */
+  function wireEntry(message: Uint8Array, fieldNo: number, key: string): number[] | undefined {
+    const r = new Reader(message);
+    while (!r.done) {
+      const { no, wire } = r.key("message");
+      if (no !== fieldNo) { r.skip(wire); continue; }
+      const [s, e] = r.delimited();
+      const entry = new Reader(message, s, e);
+      let k = "";
+      let v: Uint8Array | undefined;
+      while (!entry.done) if (entry.key("entry").no === 1) k = entry.string(); else v = entry.bytes();
+      if (k === key) return [...(v ?? [])];
+    }
+    return undefined;
+  }
+
+  test("a ConfigMap's binaryData and a Secret's data: GET, list and watch in protobuf carry the bytes", async () => {
+    const rv = (await pb(server, "GET", cms)).object.metadata.resourceVersion;
+    const wCm = await openProtobufWatch(server, `${cms}?watch=true&resourceVersion=${rv}`);
+    const wSecret = await openProtobufWatch(server, `${secrets}?watch=true&resourceVersion=${rv}`);
+    expect((await raw(server, "POST", cms, { body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "bin" }, binaryData: { blob: b64(NON_UTF8), high: b64(HIGH) } } })).status).toBe(201);
+    expect((await raw(server, "POST", secrets, { body: { apiVersion: "v1", kind: "Secret", metadata: { name: "bin" }, data: { key: b64(HIGH), nul: b64(NON_UTF8) } } })).status).toBe(201);
+
+    // GET: the raw message holds the bytes themselves, and decodes to the base64 JSON shows.
+    const got = await raw(server, "GET", `${cms}/bin`);
+    expect(wireEntry(openEnvelope(got.body).raw, 3, "blob")).toEqual([0x00, 0x01, 0xfe]);
+    expect(decode(got.body).binaryData).toStrictEqual({ blob: "AAH+", high: b64(HIGH) });
+    const secret = await raw(server, "GET", `${secrets}/bin`);
+    expect(wireEntry(openEnvelope(secret.body).raw, 2, "key")).toEqual([...HIGH]);
+    expect(decode(secret.body).data).toStrictEqual((await json(server, `${secrets}/bin`)).data);
+
+    // List and watch.
+    const cmList = (await pb(server, "GET", cms)).object.items.find((i: any) => i.metadata.name === "bin");
+    expect(cmList.binaryData).toStrictEqual({ blob: "AAH+", high: b64(HIGH) });
+    const secretList = (await pb(server, "GET", secrets)).object.items.find((i: any) => i.metadata.name === "bin");
+    expect(secretList.data).toStrictEqual({ key: b64(HIGH), nul: "AAH+" });
+    const cmEvent = await wCm.waitFor((e) => e.type === "ADDED" && e.object.metadata.name === "bin");
+    expect(cmEvent.object.binaryData).toStrictEqual({ blob: "AAH+", high: b64(HIGH) });
+    const secretEvent = await wSecret.waitFor((e) => e.type === "ADDED" && e.object.metadata.name === "bin");
+    expect(secretEvent.object.data).toStrictEqual({ key: b64(HIGH), nul: "AAH+" });
+    wCm.close();
+    wSecret.close();
+  });
+
+  test("a protobuf request body's bytes arrive as their base64 in JSON", async () => {
+    const body = encodeProtobufBody({ apiVersion: "v1", kind: "Secret", metadata: { name: "bin-pb" }, type: "Opaque", data: { key: b64(HIGH), nul: b64(NON_UTF8) } });
+    const created = await pb(server, "POST", secrets, { body, contentType: PB, accept: PB_JSON });
+    expect(created.status).toBe(201);
+    expect(created.object.data).toStrictEqual({ key: b64(HIGH), nul: "AAH+" });
+    expect((await json(server, `${secrets}/bin-pb`)).data).toStrictEqual({ key: b64(HIGH), nul: "AAH+" });
+    const cm = encodeProtobufBody({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "bin-pb" }, binaryData: { blob: "AAH+" } });
+    expect((await raw(server, "POST", cms, { body: cm, contentType: PB })).status).toBe(201);
+    expect((await json(server, `${cms}/bin-pb`)).binaryData).toStrictEqual({ blob: "AAH+" });
   });
 });
 

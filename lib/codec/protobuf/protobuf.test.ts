@@ -473,6 +473,22 @@ describe("malformed bodies are 400s with kube-apiserver's wording", () => {
 });
 
 describe("declarations", () => {
+  it("the bytes fields are exactly kube's: ConfigMap.binaryData, Secret.data (map<string, bytes>), RawExtension.raw", () => {
+    // From the generated.proto of every served group (core/v1, meta/v1, runtime, rbac/v1, authentication/v1,
+    // authorization/v1, coordination/v1, OpenShift security/v1); FieldsV1.raw is well-known (embedded JSON).
+    // None of them has a repeated bytes field. A bytes field declared as string would travel as UTF-8 text.
+    const bytesFields = [...MESSAGES.values()].flatMap((m) => m.ordered.filter((f) => f.type === "bytes").map((f) => `${m.name}.${f.json} ${f.shape}`));
+    expect(bytesFields.sort()).toStrictEqual(["ConfigMap.binaryData map", "RawExtension.raw single", "Secret.data map"]);
+  });
+
+  it("a request body's bytes: 00 01 fe and bytes that are not UTF-8 arrive as their base64", () => {
+    const data = { a: "AAH+", b: Buffer.from([0xff, 0xfe, 0x80, 0xc3]).toString("base64") };
+    const body = encodeProtobufBody({ apiVersion: "v1", kind: "Secret", metadata: { name: "s" }, data, stringData: { t: "\u00fe" } });
+    expect(body.includes(Buffer.from([0x12, 0x03, 0x00, 0x01, 0xfe]))).toBe(true);
+    const { object } = decodeProtobufBody(body, { kind: "Secret" });
+    expect(object).toMatchObject({ data, stringData: { t: "\u00fe" } });
+  });
+
   it("every declared message is reachable from a request or response kind (or WatchEvent) and refers only to declared messages", () => {
     const reachable = new Set<string>();
     const visit = (name: string) => {

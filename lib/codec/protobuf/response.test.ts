@@ -255,6 +255,26 @@ describe("golden bytes for a small object of every served kind", () => {
     expect(encodeObjectBody({ metadata: {}, data }, { apiVersion: "v1", kind: "ConfigMap" })).toStrictEqual(envelope("v1", "ConfigMap", raw));
   });
 
+  it("bytes fields are the raw bytes, not their text: ConfigMap binaryData 00 01 fe, Secret data that is not UTF-8", () => {
+    const meta = M(1, L(1, ""), L(2, ""), L(3, ""), L(4, ""), L(5, ""), L(6, ""), V(7, 0), M(8));
+    const nonUtf8 = [0xff, 0xc3, 0x28, 0x80];
+    const cm = { metadata: {}, binaryData: { blob: "AAH+" } };
+    const cmBody = encodeObjectBody(cm, { apiVersion: "v1", kind: "ConfigMap" });
+    expect(cmBody).toStrictEqual(envelope("v1", "ConfigMap", [...meta, ...E(3, "blob", [0x00, 0x01, 0xfe])]));
+    expect(decodeMessage("ConfigMap", openEnvelope(cmBody).raw).binaryData).toStrictEqual({ blob: "AAH+" });
+    // Secret data=2 (map<string, bytes>): keys sorted, each value its bytes; stringData=4 stays text.
+    const secret = { metadata: {}, data: { z: Buffer.from(nonUtf8).toString("base64"), a: "AAH+" }, type: "Opaque" };
+    const secretBody = encodeObjectBody(secret, { apiVersion: "v1", kind: "Secret" });
+    expect(secretBody).toStrictEqual(envelope("v1", "Secret", [...meta, ...E(2, "a", [0x00, 0x01, 0xfe]), ...E(2, "z", nonUtf8), ...L(3, "Opaque")]));
+    expect(decodeMessage("Secret", openEnvelope(secretBody).raw)).toMatchObject({ data: secret.data, type: "Opaque" });
+    // The same bytes in a list item and inside a watch frame's embedded body.
+    const list = openEnvelope(encodeListBody({ apiVersion: "v1", kind: "SecretList" }, { resourceVersion: "1" }, [messageBytes("Secret", secret, true)]));
+    expect((decodeMessage("SecretList", list.raw).items as JsonObject[])[0].data).toStrictEqual(secret.data);
+    const frame = encodeWatchFrame("ADDED", cmBody);
+    const event = decodeMessage("WatchEvent", frame.subarray(4)) as { object: { raw: string } };
+    expect(Buffer.from(event.object.raw, "base64")).toStrictEqual(cmBody);
+  });
+
   it("refuses what is not a response kind", () => {
     expect(() => encodeObjectBody({}, { apiVersion: "v1", kind: "DeleteOptions" })).toThrow(/not a response kind/);
     expect(() => encodeObjectBody({}, { apiVersion: "v1", kind: "Node" })).toThrow();
