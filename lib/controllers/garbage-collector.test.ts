@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { kinds } from "../kinds";
 import { configMap as cmKind } from "../kinds/config-map";
+import { event as eventKind } from "../kinds/event";
 import { persistentVolume as pvKind } from "../kinds/persistent-volume";
 import { clusterRole as clusterRoleKind } from "../kinds/cluster-role";
 import type { KubeObject, OwnerReference } from "../kinds/types";
@@ -12,14 +13,15 @@ afterEach(closeAll);
 
 interface Recorded { object: KubeObject; type: string; reason: string; message: string }
 
-async function cluster(): Promise<TestCluster & { recorded: Recorded[] }> {
+async function cluster(): Promise<TestCluster & { recorded: Recorded[]; gc: GarbageCollector }> {
   const recorded: Recorded[] = [];
-  const c = await clusterWith((c, informer) => new GarbageCollector({
+  let gc!: GarbageCollector;
+  const c = await clusterWith((c, informer) => gc = new GarbageCollector({
     registry: c.registry, informer, kinds,
     recorder: { event: (object, type, reason, message) => recorded.push({ object, type, reason, message }) },
   }));
   await createNamespace(c, "shop");
-  return Object.assign(c, { recorded });
+  return Object.assign(c, { recorded, gc });
 }
 
 const ref = (owner: KubeObject, extra: Partial<OwnerReference> = {}): OwnerReference =>
@@ -147,6 +149,24 @@ describe("garbage collector", () => {
     await eventually(() => !get(c, "cross"), 5000, "cross-namespace dependent collected");
     expect(cached(c, "configmaps", "other", "foreign")).toBeTruthy();
     expect(c.recorded.map((r) => r.reason)).toContain("OwnerRefInvalidNamespace");
+  });
+
+  it("Events are ignored (kube's DefaultIgnoredResources): an owned Event outlives its owner", async () => {
+    const c = await cluster();
+    const owner = await cm(c, "owner");
+    const event = (name: string, owners: OwnerReference[]) => c.registry.create(eventKind, "shop", {
+      metadata: { name, ownerReferences: owners }, involvedObject: { kind: "ConfigMap", namespace: "shop", name: "owner" },
+      reason: "Test", message: name, type: "Normal", count: 1,
+    }, write);
+    await event("owned", [ref(owner)]);
+    await event("dangling", [{ apiVersion: "v1", kind: "ConfigMap", name: "gone", uid: "no-such-uid" }]);
+    await cm(c, "child", [ref(owner)]);
+    await c.registry.delete(cmKind, "shop", "owner", del);
+    await eventually(() => !get(c, "child"), 5000, "the ConfigMap dependent collected");
+    await settle();
+    expect(cached(c, "events", "shop", "owned"), "the Event waits for its TTL").toBeDefined();
+    expect(cached(c, "events", "shop", "dangling")).toBeDefined();
+    expect(c.gc.dependentsOf(owner.metadata.uid!)).toEqual([]);
   });
 
   it("finds its work again after a restart: a foreground deletion left half-done completes", async () => {

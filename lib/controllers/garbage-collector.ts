@@ -21,6 +21,13 @@ export const GARBAGE_COLLECTOR_USER: UserInfo = {
 };
 const COMPONENT = "garbage-collector-controller";
 
+/**
+ * kube's garbagecollector.DefaultIgnoredResources (group/resource): Events expire by their own TTL, so the
+ * collector keeps them out of its graph and an Event whose owner goes stays until then (Events cannot be
+ * owners: validation bans them).
+ */
+export const GC_IGNORED_RESOURCES: ReadonlySet<string> = new Set(["/events", "events.k8s.io/events"]);
+
 const finalizersOf = (o: KubeObject) => o.metadata.finalizers ?? [];
 const ownersOf = (o: KubeObject): OwnerReference[] => o.metadata.ownerReferences ?? [];
 const isDeleting = (o: KubeObject) => !!o.metadata.deletionTimestamp;
@@ -80,7 +87,7 @@ export class GarbageCollector {
 
   private observe(e: InformerEvent): void {
     const uid = e.object.metadata.uid;
-    if (!uid) return;
+    if (!uid || GC_IGNORED_RESOURCES.has(`${this.kindsByPlural.get(e.key.resource)?.group ?? ""}/${e.key.resource}`)) return;
     const before = e.old ? ownersOf(e.old) : [];
     if (e.type === "DELETED") {
       this.located.delete(uid);
