@@ -125,6 +125,73 @@ describe("SCC admission", () => {
     expect(message).toBe('pods "web" is forbidden: error fetching namespace "team": unable to find annotation openshift.io/sa.scc.uid-range');
   });
 
+  describe("openshift.io/required-scc (OpenShift 4.14+)", () => {
+    const pinned = (scc: string, spec: Record<string, unknown> = {}, containerSC?: Record<string, unknown>) => {
+      const pod = newPod(spec, containerSC);
+      pod.metadata.annotations = { "openshift.io/required-scc": scc };
+      return pod;
+    };
+
+    it("admits only against the named SCC: an admin's pod pinned to restricted-v2 is defaulted by it, not anyuid", async () => {
+      const free = newPod();
+      await plugin().admit(request(free, admin));
+      expect(free.metadata.annotations?.["openshift.io/scc"]).toBe("anyuid");
+      const pod = pinned("restricted-v2");
+      await plugin().admit(request(pod, admin));
+      expect(pod.metadata.annotations).toMatchObject({ "openshift.io/scc": "restricted-v2", "openshift.io/required-scc": "restricted-v2" });
+      expect((pod.spec as { containers: { securityContext: { runAsUser: number } }[] }).containers[0].securityContext.runAsUser).toBe(1000680000);
+      await plugin().validate(request(pod, admin));
+      // A pod the pinned SCC refuses is refused, though the admin could use anyuid.
+      const root = await refusal(plugin().admit(request(pinned("restricted-v2", {}, { runAsUser: 0 }), admin)));
+      expect(root).toBe('pods "web" is forbidden: unable to validate against any security context constraint: provider restricted-v2: .containers[0].runAsUser: Invalid value: 0: must be in the ranges: [1000680000, 1000689999]');
+    });
+
+    it("an SCC the user and ServiceAccount may not use is refused; a missing one fails the lookup", async () => {
+      expect(await refusal(plugin().admit(request(pinned("anyuid"), alice)))).toBe(
+        'pods "web" is forbidden: unable to validate against any security context constraint: provider "anyuid": Forbidden: not usable by user or serviceaccount');
+      expect(await refusal(plugin().admit(request(pinned("no-such-scc"), admin)))).toBe(
+        'pods "web" is forbidden: failed to retrieve the required SCC "no-such-scc": securitycontextconstraints.security.openshift.io "no-such-scc" not found');
+    });
+
+    it("may not change on update, and must match openshift.io/scc when validated", async () => {
+      const pod = pinned("restricted-v2");
+      await plugin().admit(request(pod, admin));
+      const changed = structuredClone(pod);
+      changed.metadata.annotations!["openshift.io/required-scc"] = "anyuid";
+      expect(await refusal(plugin().admit(request(changed, admin, "UPDATE", pod)))).toBe(
+        'pods "web" is forbidden: invalid change of required security context constraint annotation: openshift.io/required-scc');
+      const removed = structuredClone(pod);
+      delete removed.metadata.annotations!["openshift.io/required-scc"];
+      expect(await refusal(plugin().admit(request(removed, admin, "UPDATE", pod)))).toContain("invalid change of required security context constraint annotation");
+      const relabelled = structuredClone(pod);
+      relabelled.metadata.labels = { tier: "web" };
+      await plugin().admit(request(relabelled, admin, "UPDATE", pod));
+      expect(relabelled.metadata.annotations?.["openshift.io/scc"]).toBe("restricted-v2");
+      const mismatch = structuredClone(pod);
+      mismatch.metadata.annotations!["openshift.io/scc"] = "anyuid";
+      expect(await refusal(plugin().validate(request(mismatch, admin)))).toBe('pods "web" is forbidden: required scc/restricted-v2 does not match the suggested scc/anyuid');
+    });
+  });
+
+  it("a client's own openshift.io/scc does not choose the SCC on create (OpenShift's mutating phase takes no hint)", async () => {
+    const pod = newPod();
+    pod.metadata.annotations = { "openshift.io/scc": "privileged" };
+    await plugin().admit(request(pod, admin));
+    expect(pod.metadata.annotations["openshift.io/scc"]).toBe("anyuid");
+  });
+
+  it("an update that only changes k8s.ovn.org/pod-networks is not re-admitted", async () => {
+    const pod = newPod({ hostNetwork: true });
+    await plugin().admit(request(pod, admin));
+    const networked = structuredClone(pod);
+    networked.metadata.annotations = { ...networked.metadata.annotations, "k8s.ovn.org/pod-networks": "{}" };
+    await plugin().admit(request(networked, alice, "UPDATE", pod));
+    await plugin().validate(request(networked, alice, "UPDATE", pod));
+    const labelled = structuredClone(networked);
+    labelled.metadata.labels = { a: "b" };
+    expect(await refusal(plugin().admit(request(labelled, alice, "UPDATE", networked)))).toContain("unable to validate against any security context constraint");
+  });
+
   it("leaves subresources and the server's own writes alone", async () => {
     const pod = newPod({ hostNetwork: true });
     await plugin().admit({ ...request(pod, alice), subresource: "status" });

@@ -2,6 +2,7 @@
 // admitted by the first SCC, in OpenShift's order, that its creator or its ServiceAccount may use and that the
 // pod satisfies once that SCC's strategies have defaulted it; the pod is annotated `openshift.io/scc`. Otherwise
 // 403 with every reason, as OpenShift lists them. Creates may be defaulted; updates must already satisfy an SCC.
+// A pod annotated `openshift.io/required-scc` (OpenShift 4.14+) is tried against that one SCC only.
 import { errors, type FieldError } from "../status";
 import type { UserInfo } from "../auth/user-info";
 import type { Authorizer } from "../authz/attributes";
@@ -14,6 +15,10 @@ import { isObject, listOf, objectOf, stringOf, type JsonObject } from "../valida
 import type { AdmissionPlugin, AdmissionRequest } from "./admission-chain";
 
 export const VALIDATED_SCC_ANNOTATION = "openshift.io/scc";
+/** Pins the one SCC a pod may be admitted by; it may not change once the pod exists. */
+export const REQUIRED_SCC_ANNOTATION = "openshift.io/required-scc";
+/** Annotations OpenShift's network plug-in writes on running pods: changing only these is not re-admitted. */
+const IGNORED_ANNOTATIONS = ["k8s.ovn.org/pod-networks"];
 export const SCC_GROUP = "security.openshift.io";
 export const SCC_RESOURCE = "securitycontextconstraints";
 
@@ -49,11 +54,17 @@ function aggregate(errs: FieldError[]): string {
 /** %v of a field.ErrorList: every error, space-separated in brackets. */
 const errorList = (errs: FieldError[]) => `[${errs.map(renderError).join(" ")}]`;
 
-/** Only the fields the garbage collector writes differ (rbacregistry.IsOnlyMutatingGCFields). */
-function onlyGCFieldsChanged(obj: KubeObject, old: KubeObject): boolean {
-  const strip = (o: KubeObject) => ({ ...o, metadata: { ...o.metadata, ownerReferences: undefined, finalizers: undefined, resourceVersion: undefined } });
+/** Only the fields the garbage collector writes, or the ignored annotations, differ (OpenShift's shouldIgnoreMetaChanges). */
+function onlyIgnoredFieldsChanged(obj: KubeObject, old: KubeObject): boolean {
+  const strip = (o: KubeObject) => {
+    const annotations = { ...o.metadata.annotations };
+    for (const key of IGNORED_ANNOTATIONS) delete annotations[key];
+    return { ...o, metadata: { ...o.metadata, annotations, ownerReferences: undefined, finalizers: undefined, resourceVersion: undefined } };
+  };
   return deepEqual(strip(obj), strip(old));
 }
+
+const annotationOf = (o: KubeObject | undefined, key: string) => o?.metadata.annotations?.[key] ?? "";
 
 interface Outcome { pod?: KubeObject; scc?: string; errs: FieldError[] }
 
@@ -70,7 +81,12 @@ export class SecurityContextConstraintsAdmission implements AdmissionPlugin {
     const pod = this.podToCheck(req);
     if (!pod) return;
     const create = req.operation === "CREATE";
-    const outcome = await this.compute(req, pod, create, pod.metadata.annotations?.[VALIDATED_SCC_ANNOTATION] ?? "");
+    const required = annotationOf(pod, REQUIRED_SCC_ANNOTATION);
+    if (!create && required !== annotationOf(req.oldObject, REQUIRED_SCC_ANNOTATION)) {
+      throw forbidden(req, `invalid change of required security context constraint annotation: ${REQUIRED_SCC_ANNOTATION}`);
+    }
+    // OpenShift's mutating phase takes no hint: a client's own `openshift.io/scc` does not pick the SCC.
+    const outcome = await this.compute(req, pod, create, required, "");
     if (!outcome.pod) throw forbidden(req, `unable to validate against any security context constraint: ${aggregate(outcome.errs)}`);
     const chosen = outcome.pod;
     chosen.metadata.annotations = { ...chosen.metadata.annotations, [VALIDATED_SCC_ANNOTATION]: outcome.scc! };
@@ -81,7 +97,10 @@ export class SecurityContextConstraintsAdmission implements AdmissionPlugin {
   async validate(req: AdmissionRequest): Promise<void> {
     const pod = this.podToCheck(req);
     if (!pod) return;
-    const outcome = await this.compute(req, pod, false, pod.metadata.annotations?.[VALIDATED_SCC_ANNOTATION] ?? "");
+    const required = annotationOf(pod, REQUIRED_SCC_ANNOTATION);
+    const hint = annotationOf(pod, VALIDATED_SCC_ANNOTATION);
+    if (required && required !== hint) throw forbidden(req, `required scc/${required} does not match the suggested scc/${hint}`);
+    const outcome = await this.compute(req, pod, false, required, hint);
     if (outcome.pod && deepEqual(pod, outcome.pod)) return;
     throw forbidden(req, `unable to validate against any security context constraint: ${errorList(outcome.errs)}`);
   }
@@ -92,18 +111,23 @@ export class SecurityContextConstraintsAdmission implements AdmissionPlugin {
     if (!req.user || !req.object) return undefined;
     const spec = objectOf(req.object.spec);
     if (stringOf(objectOf(spec.os).name) === "windows") return undefined;
-    if (req.operation === "UPDATE" && req.oldObject && onlyGCFieldsChanged(req.object, req.oldObject)) return undefined;
+    if (req.operation === "UPDATE" && req.oldObject && onlyIgnoredFieldsChanged(req.object, req.oldObject)) return undefined;
     return req.object;
   }
 
-  private async compute(req: AdmissionRequest, pod: KubeObject, mutationAllowed: boolean, hint: string): Promise<Outcome> {
+  /** `required`: the only SCC considered; `hint`: tried first when the pod may not be changed. */
+  private async compute(req: AdmissionRequest, pod: KubeObject, mutationAllowed: boolean, required: string, hint: string): Promise<Outcome> {
     const all = this.lookups.listSCCs();
     const present = new Set(all.map((s) => s.metadata.name));
     const missing = STANDARD_SCC_NAMES.filter((n) => !present.has(n));
     if (missing.length) throw forbidden(req, `securitycontextconstraints.security.openshift.io cache is missing ${missing.join(", ")}`);
+    const candidates = required ? all.filter((s) => s.metadata.name === required) : all;
+    if (!candidates.length) {
+      throw forbidden(req, `failed to retrieve the required SCC ${JSON.stringify(required)}: ${SCC_RESOURCE}.${SCC_GROUP} ${JSON.stringify(required)} not found`);
+    }
 
-    const sorted = sortSCCs(all as unknown as JsonObject[]) as unknown as KubeObject[];
-    if (hint) {
+    const sorted = sortSCCs(candidates as unknown as JsonObject[]) as unknown as KubeObject[];
+    if (hint && !mutationAllowed) {
       const i = sorted.findIndex((s) => s.metadata.name === hint);
       if (i > 0) sorted.unshift(...sorted.splice(i, 1));
     }
