@@ -157,6 +157,30 @@ groups:
     expect(pod.spec.containers[0].securityContext.runAsUser).toBe(0);
   });
 
+  test("openshift.io/required-scc: an admin's pod gets the named SCC, not anyuid; an SCC the user may not use, or none by that name, is refused", async () => {
+    const annotations = await namespaceAnnotations("scc-team");
+    const min = Number(annotations["openshift.io/sa.scc.uid-range"].split("/")[0]);
+    const pinned = (name: string, scc: string) => podYaml(name).replace(`{name: ${name},`, `{name: ${name}, annotations: {openshift.io/required-scc: ${scc}},`);
+    const free = await server.kubectl(["create", "-f", "-"], { input: podYaml("admin-free") });
+    expect(free.stdout).toContain("pod/admin-free created");
+    expect((await server.request("GET", "/api/v1/namespaces/scc-team/pods/admin-free")).body.metadata.annotations["openshift.io/scc"]).toBe("anyuid");
+    const created = await server.kubectl(["create", "-f", "-"], { input: pinned("admin-pinned", "restricted-v2") });
+    expect(created.stdout).toContain("pod/admin-pinned created");
+    const pod = (await server.request("GET", "/api/v1/namespaces/scc-team/pods/admin-pinned")).body;
+    expect(pod.metadata.annotations["openshift.io/scc"]).toBe("restricted-v2");
+    expect(pod.spec.containers[0].securityContext).toMatchObject({ runAsUser: min, runAsNonRoot: true });
+    // The annotation may not change afterwards.
+    const changed = await server.kubectl(["annotate", "pod", "admin-pinned", "-n", "scc-team", "--overwrite", "openshift.io/required-scc=anyuid"], { allowFail: true });
+    expect(changed.stderr).toContain('pods "admin-pinned" is forbidden: invalid change of required security context constraint annotation: openshift.io/required-scc');
+
+    const denied = await server.kubectl(["--token", ALICE, "create", "-f", "-"], { input: pinned("alice-pinned", "privileged"), allowFail: true });
+    expect(denied.code).not.toBe(0);
+    expect(denied.stderr).toContain('pods "alice-pinned" is forbidden: unable to validate against any security context constraint: provider "privileged": Forbidden: not usable by user or serviceaccount');
+    const missing = await server.kubectl(["create", "-f", "-"], { input: pinned("nowhere", "no-such-scc"), allowFail: true });
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('pods "nowhere" is forbidden: failed to retrieve the required SCC "no-such-scc": securitycontextconstraints.security.openshift.io "no-such-scc" not found');
+  });
+
   test("namespace ranges survive a restart and new namespaces get a different block", async () => {
     const before = await namespaceAnnotations("scc-team");
     server = await server.restart();
