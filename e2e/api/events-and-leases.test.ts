@@ -119,4 +119,23 @@ count: 1
     expect(gone.status).toBe(404);
     await server.stop();
   });
+
+  test("the garbage collector leaves Events alone: an owned Event outlives its owner (kube's DefaultIgnoredResources)", { timeout: 60_000 }, async () => {
+    const server = await startServer();
+    await createNamespaces(server, "ev-gc");
+    const base = "/api/v1/namespaces/ev-gc";
+    const owner = (await server.request("POST", `${base}/configmaps`, { body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "owner" } } })).body;
+    const ownerReferences = [{ apiVersion: "v1", kind: "ConfigMap", name: "owner", uid: owner.metadata.uid }];
+    const event = await server.request("POST", `${base}/events`, { body: {
+      apiVersion: "v1", kind: "Event", metadata: { name: "owner.1", ownerReferences },
+      involvedObject: { apiVersion: "v1", kind: "ConfigMap", name: "owner", namespace: "ev-gc" }, reason: "Test", message: "owned", type: "Normal", count: 1,
+    } });
+    expect(event.status).toBe(201);
+    expect((await server.request("POST", `${base}/configmaps`, { body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "child", ownerReferences } } })).status).toBe(201);
+    expect((await server.request("DELETE", `${base}/configmaps/owner`)).status).toBe(200);
+    await waitFor("the ConfigMap dependent to be collected", async () => (await server.request("GET", `${base}/configmaps/child`)).status === 404 || undefined, 10_000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await server.request("GET", `${base}/events/owner.1`)).status).toBe(200);
+    await server.stop();
+  });
 });
