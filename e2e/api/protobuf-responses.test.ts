@@ -289,6 +289,7 @@ describe("bytes fields travel as their raw bytes", () => {
 
   test("a protobuf request body's bytes arrive as their base64 in JSON", async () => {
     const body = encodeProtobufBody({ apiVersion: "v1", kind: "Secret", metadata: { name: "bin-pb" }, type: "Opaque", data: { key: b64(HIGH), nul: b64(NON_UTF8) } });
+    expect(body.includes(Buffer.from([0x12, 0x03, 0x00, 0x01, 0xfe])), "the body carries the bytes themselves").toBe(true);
     const created = await pb(server, "POST", secrets, { body, contentType: PB, accept: PB_JSON });
     expect(created.status).toBe(201);
     expect(created.object.data).toStrictEqual({ key: b64(HIGH), nul: "AAH+" });
