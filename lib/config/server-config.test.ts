@@ -19,6 +19,15 @@ describe("loadServerConfig", () => {
     expect("adminToken" in c).toBe(false);
   });
 
+  it("takes an ADVERTISE_ADDRESS others can reach, and a lease duration of at least 2 s", () => {
+    expect(loadServerConfig({}).identityLeaseDurationSeconds).toBe(15);
+    expect(loadServerConfig({ ADVERTISE_ADDRESS: "[2001:db8::7]" }).advertiseAddress).toBe("2001:db8::7");
+    for (const bad of ["127.0.0.1", "0.0.0.0", "169.254.1.1", "::1", "::", "fe80::1", "host.example", "10.0.0.256", "1:2:3"]) {
+      expect(() => loadServerConfig({ ADVERTISE_ADDRESS: bad }), bad).toThrow(/^ADVERTISE_ADDRESS must be an IP address the cluster can reach/);
+    }
+    expect(() => loadServerConfig({ IDENTITY_LEASE_DURATION_SECONDS: "1" })).toThrow(/IDENTITY_LEASE_DURATION_SECONDS/);
+  });
+
   it("reads every variable", () => {
     const c = loadServerConfig({
       PORT: "8443", HOST: "127.0.0.1", DATA_DIR: "/srv/cc", DATABASE_URL: "postgresql://u@localhost/cc",
@@ -27,6 +36,7 @@ describe("loadServerConfig", () => {
       SERVICE_CLUSTER_IP_RANGE: "10.0.0.0/24", SERVICE_NODE_PORT_RANGE: "31000-31009", EVENT_TTL_SECONDS: "600",
       MAX_REQUESTS_INFLIGHT: "800", MAX_MUTATING_REQUESTS_INFLIGHT: "0", REQUEST_TIMEOUT_SECONDS: "30",
       HISTORY_REVISIONS: "10", HISTORY_DAYS: "0", SERVICE_ACCOUNT_SIGNING_KEY_FILE: "/etc/cc/sa.key",
+      ADVERTISE_ADDRESS: "10.1.2.3", IDENTITY_LEASE_DURATION_SECONDS: "5",
     });
     expect(c).toEqual({
       port: 8443, host: "127.0.0.1", dataDir: "/srv/cc", databaseUrl: "postgresql://u@localhost/cc",
@@ -35,6 +45,7 @@ describe("loadServerConfig", () => {
       serviceClusterIPRange: "10.0.0.0/24", serviceNodePortRange: { base: 31000, size: 10 }, eventTTLSeconds: 600,
       maxRequestsInflight: 800, maxMutatingRequestsInflight: 0, requestTimeoutSeconds: 30,
       historyRevisions: 10, historyDays: 0, serviceAccountSigningKeyFile: "/etc/cc/sa.key",
+      advertiseAddress: "10.1.2.3", identityLeaseDurationSeconds: 5,
     });
     expect(() => loadServerConfig({ HISTORY_REVISIONS: "0" })).toThrow(/HISTORY_REVISIONS/);
     expect(() => loadServerConfig({ HISTORY_DAYS: "-1" })).toThrow(/HISTORY_DAYS/);

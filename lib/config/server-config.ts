@@ -51,6 +51,17 @@ export interface ServerConfig {
   maxMutatingRequestsInflight: number;
   /** Deadline of a request that is not long-running (REQUEST_TIMEOUT_SECONDS). Default 60. */
   requestTimeoutSeconds: number;
+  /**
+   * The address the `kubernetes` Endpoints list for this replica (ADVERTISE_ADDRESS, kube-apiserver's
+   * --advertise-address). Unset: HOST if it is a reachable address, else the host's default-route address.
+   */
+  advertiseAddress?: string;
+  /**
+   * How long a replica's identity Lease (`kube-system/apiserver-<hash>`) counts without renewal
+   * (IDENTITY_LEASE_DURATION_SECONDS): a replica that stops renewing leaves the `kubernetes` Endpoints then.
+   * Default 15 (kube's endpoint reconciler TTL); renewed every two thirds of it.
+   */
+  identityLeaseDurationSeconds: number;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -67,6 +78,7 @@ export const DEFAULT_EVENT_TTL_SECONDS = 3600;
 export const DEFAULT_MAX_REQUESTS_INFLIGHT = 400;
 export const DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT = 200;
 export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 60;
+export const DEFAULT_IDENTITY_LEASE_DURATION_SECONDS = 15;
 
 /** An IPv4 or IPv6 CIDR as kube-apiserver accepts for --service-cluster-ip-range (one range). */
 function parseCidr(name: string, value: string): string {
@@ -115,6 +127,34 @@ function parseBoolean(name: string, value: string | undefined): boolean {
     default:
       throw new Error(`${name} must be 1/true/yes/on or 0/false/no/off, got ${JSON.stringify(value)}`);
   }
+}
+
+/** Whether an IP literal is one others can reach: not unspecified, loopback or link-local (kube's ValidateNonSpecialIP). */
+function isReachableIP(ip: string): boolean {
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number);
+    if ([a, b, c, d].some((o) => o > 255)) return false;
+    return !(a === 0 && b === 0 && c === 0 && d === 0) && a !== 127 && !(a === 169 && b === 254) && !(a === 224 && b === 0 && c === 0);
+  }
+  if (!ip.includes(":")) return false;
+  let canonical: string;
+  try {
+    // The WHATWG URL parser validates and compresses IPv6 without any I/O.
+    canonical = new URL(`http://[${ip}]/`).hostname.slice(1, -1);
+  } catch {
+    return false;
+  }
+  return canonical !== "::" && canonical !== "::1" && !/^fe[89ab]/.test(canonical) && !/^ff[0-9a-f]2:/.test(canonical);
+}
+
+/** An address other replicas and pods can reach: an IP literal, neither unspecified, loopback nor link-local. */
+function parseAdvertiseAddress(value: string): string {
+  const ip = value.startsWith("[") && value.endsWith("]") ? value.slice(1, -1) : value;
+  if (!isReachableIP(ip)) {
+    throw new Error(`ADVERTISE_ADDRESS must be an IP address the cluster can reach (not unspecified, loopback or link-local), got ${JSON.stringify(value)}`);
+  }
+  return ip;
 }
 
 function parseHost(value: string): string {
@@ -183,6 +223,7 @@ export function loadServerConfig(env: Env = process.env): ServerConfig {
     maxRequestsInflight: DEFAULT_MAX_REQUESTS_INFLIGHT,
     maxMutatingRequestsInflight: DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
     requestTimeoutSeconds: DEFAULT_REQUEST_TIMEOUT_SECONDS,
+    identityLeaseDurationSeconds: DEFAULT_IDENTITY_LEASE_DURATION_SECONDS,
   };
   if (adminToken !== undefined) config.adminToken = adminToken;
   config.serviceClusterIPRange = parseCidr("SERVICE_CLUSTER_IP_RANGE", read(env, "SERVICE_CLUSTER_IP_RANGE") ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE);
@@ -197,6 +238,10 @@ export function loadServerConfig(env: Env = process.env): ServerConfig {
   config.maxMutatingRequestsInflight = inflight("MAX_MUTATING_REQUESTS_INFLIGHT", DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT);
   const timeout = read(env, "REQUEST_TIMEOUT_SECONDS");
   config.requestTimeoutSeconds = timeout === undefined ? DEFAULT_REQUEST_TIMEOUT_SECONDS : parseInteger("REQUEST_TIMEOUT_SECONDS", timeout, 1, 24 * 3600);
+  const advertise = read(env, "ADVERTISE_ADDRESS");
+  if (advertise !== undefined) config.advertiseAddress = parseAdvertiseAddress(advertise);
+  const leaseSeconds = read(env, "IDENTITY_LEASE_DURATION_SECONDS");
+  if (leaseSeconds !== undefined) config.identityLeaseDurationSeconds = parseInteger("IDENTITY_LEASE_DURATION_SECONDS", leaseSeconds, 2, 24 * 3600);
   const tokenFile = read(env, "TOKEN_AUTH_FILE");
   if (tokenFile !== undefined) config.tokenAuthFile = path.resolve(tokenFile);
   const signingKey = read(env, "SERVICE_ACCOUNT_SIGNING_KEY_FILE");

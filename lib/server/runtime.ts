@@ -14,6 +14,9 @@ import { auditLogFromEnv } from "../audit/audit-log";
 import { buildAuditEvent } from "../audit/audit-event";
 import { bootstrap } from "../bootstrap";
 import { startControllers } from "../controllers";
+import { startKubernetesService } from "../controllers/kubernetes-service";
+import { IPRange } from "../allocators/ip-range";
+import { advertiseAddress } from "./advertise-address";
 import { RegistryEventRecorder } from "../events/event-recorder";
 import { admissionChain } from "./admission";
 import { buildSecurity } from "./security";
@@ -79,6 +82,15 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
   const recorder = new RegistryEventRecorder({ registry, onError: (err) => console.error(`event recorder: ${err instanceof Error ? err.message : String(err)}`) });
   registry.admission = admissionChain({ registry, rbac: security.authorizer, config, recorder });
   await bootstrap(registry);
+  // Every replica, leader or not, keeps the `kubernetes` Service and publishes its own address in its Endpoints.
+  const serviceRange = new IPRange(config.serviceClusterIPRange);
+  const advertised = advertiseAddress({ configured: config.advertiseAddress, bindHost: config.host, family: serviceRange.family });
+  if (!advertised) console.warn("warning: no address to advertise in the kubernetes Endpoints (only loopback interfaces): set ADVERTISE_ADDRESS");
+  const stopKubernetesService = startKubernetesService({
+    registry, clusterIP: serviceRange.at(0), port: config.port, advertiseAddress: advertised,
+    leaseDurationSeconds: config.identityLeaseDurationSeconds,
+    onError: (key, err) => console.error(`controller kubernetes-service: ${key}: ${err instanceof Error ? err.message : String(err)}`),
+  });
   const stopControllers = startControllers({
     registry, tokens: security.tokens, caPem: tls?.ca ?? "", rbac: security.authorizer, config, recorder, leaderElection: {},
     onError: (controller, key, err) => console.error(`controller ${controller}: ${key}: ${err instanceof Error ? err.message : String(err)}`),
@@ -107,6 +119,7 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
     isReady: () => !closed,
     async close() {
       closed = true;
+      await stopKubernetesService();
       await stopControllers();
       recorder.stop();
       security.close();
