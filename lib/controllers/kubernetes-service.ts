@@ -89,11 +89,14 @@ export class KubernetesServiceController {
     opts.informer.on(serviceKind.plural, (e) => { if (mine(e)) this.queue.add(KEY); });
     opts.informer.on(endpointsKind.plural, (e) => { if (mine(e)) this.queue.add(KEY); });
     // kube's 10 s against a 15 s TTL: one late renewal does not drop a live replica.
-    this.timer = setInterval(() => {
-      this.renewDue = true;
-      this.queue.add(KEY);
-    }, (opts.leaseDurationSeconds * 1000 * 2) / 3);
+    this.timer = setInterval(() => this.tick(), (opts.leaseDurationSeconds * 1000 * 2) / 3);
     this.timer.unref();
+    this.queue.add(KEY);
+  }
+
+  /** A renewal of this replica's Lease and a full pass (what the timer does). */
+  tick(): void {
+    this.renewDue = true;
     this.queue.add(KEY);
   }
 
