@@ -43,6 +43,11 @@ describe.skipIf(skipPostgres).each([2, 3])("%i replicas on one PostgreSQL databa
         TLS_CERT_FILE: p.servingCert, TLS_KEY_FILE: p.servingKey, TLS_CA_FILE: p.caCert,
         CLUSTER_ADMIN_TOKEN: "replicas-shared-admin-token-0123456789",
         SERVICE_ACCOUNT_SIGNING_KEY_FILE: saKey,
+        // controllersLeader() below tells the controllers' replica by which process writes over one renewal of
+        // their Lease; every replica also renews its identity Lease (the kubernetes Endpoints' record, every 10 s
+        // by default), which would write into that window now and then. Renewed once a day here, it writes only
+        // in the replica's start.
+        IDENTITY_LEASE_DURATION_SECONDS: "86400",
       },
       ca: readFileSync(p.caCert, "utf8"),
     };

@@ -179,13 +179,19 @@ export class KubernetesServiceController {
   }
 }
 
-export type StartKubernetesServiceOptions = Omit<KubernetesServiceOptions, "informer">;
+export type StartKubernetesServiceOptions = Omit<KubernetesServiceOptions, "informer"> & { firstPassTimeoutMs?: number };
 
-/** Runs the controller on an informer of its own (it runs in every replica, outside the controllers' Lease). */
-export function startKubernetesService(opts: StartKubernetesServiceOptions): () => Promise<void> {
+/**
+ * Runs the controller on an informer of its own (it runs in every replica, outside the controllers' Lease) and
+ * waits for its first pass, bounded: a server then starts serving with the Service and its own address in place.
+ */
+export async function startKubernetesService(opts: StartKubernetesServiceOptions): Promise<() => Promise<void>> {
   const informer = new Informer(opts.registry.store.cache, (err) => opts.onError?.("informer", err));
   const controller = new KubernetesServiceController({ ...opts, informer });
   informer.start();
+  let timeout: NodeJS.Timeout | undefined;
+  await Promise.race([controller.queue.idle(), new Promise((r) => { timeout = setTimeout(r, opts.firstPassTimeoutMs ?? 5000); })]);
+  clearTimeout(timeout);
   return async () => {
     await controller.stop();
     informer.stop();

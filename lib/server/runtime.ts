@@ -86,7 +86,7 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
   const serviceRange = new IPRange(config.serviceClusterIPRange);
   const advertised = advertiseAddress({ configured: config.advertiseAddress, bindHost: config.host, family: serviceRange.family });
   if (!advertised) console.warn("warning: no address to advertise in the kubernetes Endpoints (only loopback interfaces): set ADVERTISE_ADDRESS");
-  const stopKubernetesService = startKubernetesService({
+  const stopKubernetesService = await startKubernetesService({
     registry, clusterIP: serviceRange.at(0), port: config.port, advertiseAddress: advertised,
     leaseDurationSeconds: config.identityLeaseDurationSeconds,
     onError: (key, err) => console.error(`controller kubernetes-service: ${key}: ${err instanceof Error ? err.message : String(err)}`),
