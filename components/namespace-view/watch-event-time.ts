@@ -5,7 +5,7 @@
 // deletionTimestamp. Timestamps have whole seconds. Without any, or when the stamp cannot describe this
 // change (after its arrival, or older than CATCH_UP_MS: e.g. a write that left every stamp alone), the
 // arrival time stands in.
-import type { WatchEvent } from "./apply-watch-event";
+import type { WatchEvent } from "@/lib/client/apply-watch-event";
 
 /** How far back a stamp may lie behind the event's arrival and still be taken as the change's time. */
 export const CATCH_UP_MS = 10 * 60_000;

@@ -1,8 +1,8 @@
 // A refused write's causes shown once each: kube's 422 message repeats every cause (`Kind "x" is invalid:
 // <field>: <message>`, several in `[..., ...]`) and a Status may list the same cause twice. The console lists
 // the causes beside their editor markers, so the summary keeps only what the causes do not already say.
-import type { StatusCause } from "./api-error";
-import { explainStatusMessage, type ExplainedMessage } from "./status-message";
+import type { StatusCause } from "@/lib/client/api-error";
+import { explainStatusMessage, type ExplainedMessage } from "@/lib/client/status-message";
 
 const rendered = (c: StatusCause) => (c.field ? `${c.field}: ${c.message ?? c.reason ?? ""}` : (c.message ?? c.reason ?? ""));
 

@@ -1,7 +1,7 @@
 // A LimitRange as `kubectl describe limitrange` lays it out: one row per (type, resource) with min, max,
 // default request, default limit and max limit/request ratio, so a person sees at a glance what LimitRanger
 // fills in and what it refuses.
-import type { KubeObject } from "../kinds";
+import type { KubeObject } from "@/lib/kinds";
 
 export interface LimitRangeRow {
   type: string;

@@ -1,7 +1,7 @@
 // Bars for a ResourceQuota: used against hard per resource, compared as exact quantities (bigint thousandths)
 // so `500m` of `1` or `1536Mi` of `2Gi` are right, and a quota lowered below its usage shows as over.
-import type { KubeObject } from "../kinds";
-import { parseQuantityMilli } from "../kinds/shared/quantity";
+import type { KubeObject } from "@/lib/kinds";
+import { parseQuantityMilli } from "@/lib/kinds/shared/quantity";
 
 export type QuotaLevel = "ok" | "high" | "full" | "over" | "unknown";
 

@@ -1,7 +1,7 @@
 // A SecurityContextConstraints read as a table: each strategy (runAsUser, seLinuxContext, fsGroup,
 // supplementalGroups) with its type, what it lets a pod do in words, and its ranges; the host access it grants;
 // the capabilities and volumes it allows; who may use it. Pure: the SCC page renders these rows.
-import type { KubeObject } from "../kinds";
+import type { KubeObject } from "@/lib/kinds";
 
 type Loose = Record<string, any>;
 

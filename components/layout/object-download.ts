@@ -1,7 +1,7 @@
 // The YAML of one object as `kubectl get -o yaml` shows it: apiVersion and kind first (list items may lack
 // them), managedFields stripped (kubectl hides them unless --show-managed-fields), everything else as stored.
-import { apiVersionOf, type AnyKind, type KubeObject } from "../kinds";
-import { toYaml } from "./yaml-text";
+import { apiVersionOf, type AnyKind, type KubeObject } from "@/lib/kinds";
+import { toYaml } from "@/lib/client/yaml-text";
 
 export function objectForDownload(kind: AnyKind, obj: KubeObject): KubeObject {
   const { apiVersion: _a, kind: _k, metadata, ...rest } = obj;

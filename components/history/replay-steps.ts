@@ -1,7 +1,7 @@
 // Replaying a namespace's last hour from its changes (the history API's `changes`, newest first): the
 // changes as steps, oldest first, and what the namespace held at any step. Only objects the window touched
 // are known: one first seen MODIFIED or DELETED existed before the window, with content older than it.
-import type { KubeObject } from "../kinds";
+import type { KubeObject } from "@/lib/kinds";
 
 export interface ReplayChange {
   resourceVersion: string;

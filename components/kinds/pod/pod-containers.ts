@@ -1,11 +1,11 @@
 // A pod's containers as a person reads them: spec and status joined by name (init containers first, in
 // order), each container's state in words with its tone, restarts and the last termination, its ports,
 // probes ("HTTP GET :8080/healthz every 10s") and resources. Pure: the pod page renders these rows.
-import type { KubeObject } from "../kinds";
-import { humanDuration } from "../kinds/columns";
-import { computeQosClass, type Pod } from "../kinds/pod";
-import type { StatusTone } from "./pod-status";
-import { statusTone } from "./status-tone";
+import type { KubeObject } from "@/lib/kinds";
+import { humanDuration } from "@/lib/kinds/columns";
+import { computeQosClass, type Pod } from "@/lib/kinds/pod";
+import type { StatusTone } from "@/lib/client/pod-status";
+import { statusTone } from "@/lib/client/status-tone";
 
 type Loose = Record<string, any>;
 

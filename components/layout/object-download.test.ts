@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { kindByPlural, type KubeObject } from "../kinds";
+import { kindByPlural, type KubeObject } from "@/lib/kinds";
 import { objectForDownload, objectYaml, yamlFileName } from "./object-download";
 
 const pods = kindByPlural("pods")!;

@@ -2,10 +2,10 @@
 // entry (manager, operation, apiVersion, time, subresource) with its FieldsV1 set decoded into the paths kube
 // prints in apply conflicts (`.data.key`, `.spec.containers[name="app"].image`), in tree order: a field
 // before what it contains, siblings in FieldsV1 order. Decoding is lib/apply's, the server's own.
-import { FieldsV1Error, fromFieldsV1 } from "../apply/fields-v1";
-import type { FieldSet } from "../apply/field-set";
-import { comparePathElements, pathElementString, PathElementError, type PathElement } from "../apply/path-element";
-import type { KubeObject } from "../kinds";
+import { FieldsV1Error, fromFieldsV1 } from "@/lib/apply/fields-v1";
+import type { FieldSet } from "@/lib/apply/field-set";
+import { comparePathElements, pathElementString, PathElementError, type PathElement } from "@/lib/apply/path-element";
+import type { KubeObject } from "@/lib/kinds";
 
 export interface ManagerFields {
   manager: string;

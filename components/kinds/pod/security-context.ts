@@ -3,7 +3,7 @@
 // runAsNonRoot, seLinuxOptions, seccompProfile, appArmorProfile, windowsOptions). The rest is per container
 // (privileged, capabilities...) or per pod (fsGroup, supplementalGroups, sysctls). SCC admission writes its
 // choices into these same fields, so this view shows what the SCC granted.
-import type { KubeObject } from "../kinds";
+import type { KubeObject } from "@/lib/kinds";
 
 type Loose = Record<string, any>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { namespaceAt, replaySteps, type ReplayChange } from "./namespace-replay";
+import { namespaceAt, replaySteps, type ReplayChange } from "./replay-steps";
 
 const change = (rv: number, type: ReplayChange["type"], resource: string, name: string, v?: string): ReplayChange => ({
   resourceVersion: String(rv),
