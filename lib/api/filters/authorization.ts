@@ -5,7 +5,7 @@ import { forbiddenError } from "../../authz/forbidden-message";
 import { authorizeHistory } from "../../history/history-request";
 import type { Filter } from "../context";
 
-export const withAuthorization: Filter = (next, rt) => (ctx) => {
+export const withAuthorization: Filter = (next, rt) => async (ctx) => {
   const decision = ctx.history ? authorizeHistory(rt.authorizer, ctx.history, ctx.attributes) : rt.authorizer.authorize(ctx.attributes);
   if (ctx.audit) {
     ctx.audit.decision = decision.allowed ? "allow" : "forbid";

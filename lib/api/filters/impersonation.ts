@@ -10,7 +10,7 @@ import type { Filter } from "../context";
 const SA_PREFIX = "system:serviceaccount:";
 const EXTRA_PREFIX = "impersonate-extra-";
 
-export const withImpersonation: Filter = (next, rt) => (ctx) => {
+export const withImpersonation: Filter = (next, rt) => async (ctx) => {
   const user = impersonate(rt.authorizer, ctx.user, ctx.request);
   if (user !== ctx.user) {
     ctx.user = user;
