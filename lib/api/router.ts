@@ -1,10 +1,10 @@
 // The end of the chain: the request info, parsed once by its filter, to the endpoint that answers it. A path
 // that names nothing served answers its 404 (or 400) only here, once the request is authorized.
 import type { Handler } from "./context";
-import { review } from "./endpoints/actions";
-import { history } from "./endpoints/history";
-import { nonResource } from "./endpoints/non-resource";
-import { resources } from "./endpoints/resources";
+import { review } from "./handlers/actions";
+import { history } from "./handlers/history";
+import { nonResource } from "./handlers/non-resource";
+import { resources } from "./handlers/resources";
 
 export const route: Handler = async (ctx) => {
   if (ctx.history) return history(ctx, ctx.history);

@@ -8,7 +8,7 @@ import type { ServerMetrics } from "../metrics/server-metrics";
 import type { ActionHandler } from "../registry/action-handler";
 import type { Registry } from "../registry/registry";
 import type { WatchSink } from "../storage";
-import type { OpenApiDocuments } from "./endpoints/openapi";
+import type { OpenApiDocuments } from "./handlers/openapi";
 
 export interface ApiRequest {
   method: string;

@@ -5,8 +5,8 @@ import { apiRequest, context, ok, testRuntime } from "../test-support";
 import { withImpersonation } from "./impersonation";
 
 const alice = { username: "alice", groups: ["system:authenticated"] };
-// alice may impersonate bob and the group "devs", nothing else.
-const allow = (a: Attributes) => a.type === "resource" && a.verb === "impersonate" && (a.name === "bob" || a.name === "devs");
+// alice may impersonate bob, the group "devs" and the ServiceAccount d/robot, nothing else.
+const allow = (a: Attributes) => a.type === "resource" && a.verb === "impersonate" && (a.name === "bob" || a.name === "devs" || (a.resource === "serviceaccounts" && a.namespace === "d" && a.name === "robot"));
 const rt = testRuntime(allow, { audit: () => {} });
 
 async function run(headers: Record<string, string | string[]>) {
@@ -34,6 +34,13 @@ describe("impersonation", () => {
     expect(ctx.user).toEqual({ username: "bob", groups: ["devs", "system:authenticated"] });
     expect(ctx.authenticated).toBe(alice);
     expect(ctx.audit?.impersonatedUser).toEqual(ctx.user);
+  });
+
+  it("gives an impersonated ServiceAccount its groups, authorized on the serviceaccounts resource", async () => {
+    const ctx = await run({ "impersonate-user": "system:serviceaccount:d:robot" });
+    if (!("user" in ctx)) throw ctx;
+    expect(ctx.user.groups).toEqual(["system:serviceaccounts", "system:serviceaccounts:d", "system:authenticated"]);
+    expect(((await run({ "impersonate-user": "system:serviceaccount:e:robot" })) as StatusError).code).toBe(403);
   });
 
   it("refuses with kube's 403 what may not be impersonated, and 400 for a group without a user", async () => {

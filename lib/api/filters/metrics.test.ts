@@ -2,8 +2,9 @@ import { describe, expect, test } from "vitest";
 import { servedGroups } from "../../kinds";
 import { ServerMetrics } from "../../metrics/server-metrics";
 import { parseRequestPath } from "../../request/request-info";
+import { apiRequest, context, testRuntime } from "../test-support";
 import type { ApiRequest, ApiResponse } from "../types";
-import { recordRequest } from "./metrics";
+import { recordRequest, withMetrics } from "./metrics";
 
 const groups = new Set(servedGroups());
 
@@ -145,5 +146,20 @@ describe("watches", () => {
     expect(m.terminatedWatchers.value(["configmaps"])).toBe(1);
     recordRequest(m, req, info, { status: 200, headers: {}, stream }, performance.now()).stream!.start({ send: () => true, close: () => {} })();
     expect(m.terminatedWatchers.value(["configmaps"])).toBe(1);
+  });
+});
+
+describe("the filter", () => {
+  test("counts what the router reached, with the code answered, and nothing refused before routing", async () => {
+    const m = new ServerMetrics();
+    const rt = testRuntime(() => true, { metrics: m });
+    const handler = withMetrics(async (ctx) => {
+      if (ctx.request.header("authorization")) ctx.routed = parseRequestPath(ctx.request.path, (g) => groups.has(g));
+      return answer(ctx.routed ? 404 : 401);
+    }, rt);
+    await handler(context(rt, apiRequest("GET", "/api/v1/namespaces/d/configmaps/a", { authorization: "Bearer x" })));
+    await handler(context(rt, apiRequest("GET", "/api/v1/namespaces/d/configmaps/a")));
+    expect(counted(m)).toEqual([{ ...core, verb: "GET", resource: "configmaps", scope: "resource", code: "404" }]);
+    expect(withMetrics(handler, testRuntime())).toBe(handler);
   });
 });

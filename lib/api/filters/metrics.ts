@@ -83,7 +83,11 @@ function observe(metrics: ServerMetrics, labels: string[], code: number, started
 export const withMetrics: Filter = (next, rt) => {
   const metrics = rt.metrics;
   if (!metrics) return next;
-  return async (ctx) => recordRequest(metrics, ctx.request, ctx.routed, await next(ctx), ctx.started);
+  return async (ctx) => {
+    const res = await next(ctx);
+    // Read only now: the router notes the route it reached on its way in.
+    return recordRequest(metrics, ctx.request, ctx.routed, res, ctx.started);
+  };
 };
 
 /**

@@ -2,7 +2,7 @@
 // (the spec's rule); everything else goes on to authentication.
 import { isOpenPath, parseRequestPath } from "../../request/request-info";
 import type { Filter } from "../context";
-import { nonResource, type NonResourceInfo } from "../endpoints/non-resource";
+import { nonResource, type NonResourceInfo } from "../handlers/non-resource";
 
 export const withOpenPaths: Filter = (next) => (ctx) => {
   if (!isOpenPath(ctx.request.path)) return next(ctx);
