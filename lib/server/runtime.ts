@@ -7,7 +7,7 @@ import { ensureAdminToken, ensureSecretFile } from "../auth/admin-token";
 import { kubeconfigServerUrl, renderKubeconfig, writeKubeconfig } from "../auth/kubeconfig";
 import { loadServerConfig, type ServerConfig } from "../config/server-config";
 import { kinds } from "../kinds";
-import type { ApiRuntime } from "../api/handler";
+import type { ApiRuntime } from "../api/types";
 import { openapiDocument } from "../openapi";
 import { Registry } from "../registry/registry";
 import { auditLogFromEnv } from "../audit/audit-log";

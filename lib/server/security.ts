@@ -6,10 +6,11 @@ import { createAuthenticator, LEGACY_TOKEN_LAST_USED_LABEL } from "../auth/authe
 import { defaultJwksUri, jwks, openIdConfiguration } from "../auth/oidc-discovery";
 import { ServiceAccountTokens } from "../auth/service-account-token";
 import { loadTokenFile } from "../auth/token-file";
-import { tokenRequestHandler } from "../auth/token-request";
+import { tokenRequestHandler } from "../reviews/token-request";
 import type { UserInfo } from "../auth/user-info";
 import { RbacAuthorizer } from "../authz/rbac-authorizer";
-import type { ActionHandler, ApiRuntime } from "../api/handler";
+import type { ApiRuntime } from "../api/types";
+import type { ActionHandler } from "../registry/action-handler";
 import { kindByPlural } from "../kinds";
 import type { KubeObject } from "../kinds/types";
 import type { Registry } from "../registry/registry";

@@ -1,9 +1,16 @@
 // The flow-control step of the pipeline (after impersonation, before authorization, as kube's chain): a
 // watch takes one of its user's watch slots until the stream stops; any other request waits for a seat
 // (lib/flowcontrol) and must finish within its deadline (504 otherwise).
-import type { FlowController } from "../flowcontrol/flow-controller";
-import { requestDeadlineMs, withDeadline } from "../flowcontrol/request-deadline";
-import type { ApiResponse } from "./handler";
+import type { FlowController } from "../../flowcontrol/flow-controller";
+import { requestDeadlineMs, withDeadline } from "../../flowcontrol/request-deadline";
+import type { Filter } from "../context";
+import type { ApiResponse } from "../types";
+
+export const withFlowControl: Filter = (next, rt) => {
+  const flow = rt.flowControl;
+  if (!flow) return next;
+  return (ctx) => admitted(flow, ctx.user.username, ctx.attributes.verb, ctx.request.query, () => next(ctx));
+};
 
 /** kube-apiserver's read-only verbs; everything else takes a mutating seat. */
 const READ_ONLY_VERBS = new Set(["get", "list", "watch"]);

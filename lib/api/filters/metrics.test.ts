@@ -1,9 +1,10 @@
 import { describe, expect, test } from "vitest";
-import { servedGroups } from "../kinds";
-import { ServerMetrics } from "../metrics/server-metrics";
-import type { ApiRequest, ApiResponse } from "./handler";
-import { noteRoute, recordRequest } from "./request-metrics";
-import { parseRequestPath } from "./request-info";
+import { servedGroups } from "../../kinds";
+import { ServerMetrics } from "../../metrics/server-metrics";
+import { parseRequestPath } from "../../request/request-info";
+import { apiRequest, context, testRuntime } from "../test-support";
+import type { ApiRequest, ApiResponse } from "../types";
+import { recordRequest, withMetrics } from "./metrics";
 
 const groups = new Set(servedGroups());
 
@@ -21,8 +22,7 @@ const answer = (status: number): ApiResponse => ({ status, headers: {}, body: ""
 /** Routes and records one request as the pipeline does; returns the request_total labels it counted. */
 function record(m: ServerMetrics, method: string, url: string, status = 200, headers: Record<string, string> = {}): Record<string, string>[] {
   const req = request(method, url, headers);
-  noteRoute(req, parseRequestPath(req.path, (g) => groups.has(g)));
-  recordRequest(m, req, answer(status), performance.now());
+  recordRequest(m, req, parseRequestPath(req.path, (g) => groups.has(g)), answer(status), performance.now());
   return counted(m);
 }
 
@@ -78,7 +78,7 @@ describe("request labels as kube-apiserver reports them", () => {
 
   test("a request that never reached routing (401, 403, unknown path) is not counted", () => {
     const m = new ServerMetrics();
-    recordRequest(m, request("GET", "/api/v1/namespaces/d/configmaps"), answer(401), performance.now());
+    recordRequest(m, request("GET", "/api/v1/namespaces/d/configmaps"), undefined, answer(401), performance.now());
     expect(counted(m)).toEqual([]);
     expect(m.requestDuration.snapshot(["LIST", "", "", "v1", "configmaps", "", "namespace", "apiserver"])).toBeUndefined();
   });
@@ -97,11 +97,11 @@ describe("watches", () => {
   test("a watch is long-running while open, counted and timed when it ends; its events are counted by kind", () => {
     const m = new ServerMetrics();
     const req = request("GET", "/api/v1/namespaces/d/configmaps?watch=true");
-    noteRoute(req, parseRequestPath(req.path, (g) => groups.has(g)));
+    const info = parseRequestPath(req.path, (g) => groups.has(g));
     let cacheSink: { send(b: Buffer): boolean; close(): void } | undefined;
     let stopped = false;
     const inner: ApiResponse = { status: 200, headers: {}, stream: { timeoutMs: 1000, start(s) { cacheSink = s; return () => { stopped = true; }; } } };
-    const res = recordRequest(m, req, inner, performance.now());
+    const res = recordRequest(m, req, info, inner, performance.now());
     expect(res.stream).not.toBe(inner.stream);
     const long = ["WATCH", "", "v1", "configmaps", "", "namespace", "apiserver"];
     const written: Buffer[] = [];
@@ -127,8 +127,7 @@ describe("watches", () => {
   test("the /watch/ path is a WATCH too; group-qualified resource names for other groups", () => {
     const m = new ServerMetrics();
     const req = request("GET", "/apis/rbac.authorization.k8s.io/v1/watch/namespaces/d/roles");
-    noteRoute(req, parseRequestPath(req.path, (g) => groups.has(g)));
-    const res = recordRequest(m, req, { status: 200, headers: {}, stream: { timeoutMs: 1000, start: (s) => { s.send(Buffer.from("x")); return () => {}; } } }, performance.now());
+    const res = recordRequest(m, req, parseRequestPath(req.path, (g) => groups.has(g)), { status: 200, headers: {}, stream: { timeoutMs: 1000, start: (s) => { s.send(Buffer.from("x")); return () => {}; } } }, performance.now());
     const stop = res.stream!.start({ send: () => false, close: () => {} });
     expect(m.terminatedWatchers.value(["roles.rbac.authorization.k8s.io"])).toBe(1);
     expect(m.watchEvents.value(["rbac.authorization.k8s.io", "v1", "Role"])).toBe(1);
@@ -139,13 +138,28 @@ describe("watches", () => {
   test("a watcher the adapter closes for taking no bytes (every send accepted) is counted once; a normal end is not", () => {
     const m = new ServerMetrics();
     const req = request("GET", "/api/v1/namespaces/d/configmaps?watch=true");
-    noteRoute(req, parseRequestPath(req.path, (g) => groups.has(g)));
+    const info = parseRequestPath(req.path, (g) => groups.has(g));
     const stream = { timeoutMs: 1000, start: (s: { send(b: Buffer): boolean }) => { s.send(Buffer.from("x")); return () => {}; } };
-    const stalled = recordRequest(m, req, { status: 200, headers: {}, stream }, performance.now()).stream!.start({ send: () => true, close: () => {} });
+    const stalled = recordRequest(m, req, info, { status: 200, headers: {}, stream }, performance.now()).stream!.start({ send: () => true, close: () => {} });
     stalled("cut");
     stalled("cut");
     expect(m.terminatedWatchers.value(["configmaps"])).toBe(1);
-    recordRequest(m, req, { status: 200, headers: {}, stream }, performance.now()).stream!.start({ send: () => true, close: () => {} })();
+    recordRequest(m, req, info, { status: 200, headers: {}, stream }, performance.now()).stream!.start({ send: () => true, close: () => {} })();
     expect(m.terminatedWatchers.value(["configmaps"])).toBe(1);
+  });
+});
+
+describe("the filter", () => {
+  test("counts what the router reached, with the code answered, and nothing refused before routing", async () => {
+    const m = new ServerMetrics();
+    const rt = testRuntime(() => true, { metrics: m });
+    const handler = withMetrics(async (ctx) => {
+      if (ctx.request.header("authorization")) ctx.routed = parseRequestPath(ctx.request.path, (g) => groups.has(g));
+      return answer(ctx.routed ? 404 : 401);
+    }, rt);
+    await handler(context(rt, apiRequest("GET", "/api/v1/namespaces/d/configmaps/a", { authorization: "Bearer x" })));
+    await handler(context(rt, apiRequest("GET", "/api/v1/namespaces/d/configmaps/a")));
+    expect(counted(m)).toEqual([{ ...core, verb: "GET", resource: "configmaps", scope: "resource", code: "404" }]);
+    expect(withMetrics(handler, testRuntime())).toBe(handler);
   });
 });

@@ -1,10 +1,10 @@
 // How a watch stream frames its events when it is not plain JSON lines of the stored objects: protobuf
 // (length-prefixed WatchEvent frames), the metadata-only views, or JSON in another group's apiVersion. The
 // watch cache encodes each event once per framing id and hands the same bytes to every watcher sharing it.
-import { encodeObjectBody, encodeUnknown, encodeWatchFrame, partialObjectMetadataBytes } from "../codec/protobuf";
-import type { KubeObject } from "../kinds/types";
-import type { WatchFraming } from "../storage";
-import type { OutputFormat } from "./media";
+import { encodeObjectBody, encodeUnknown, encodeWatchFrame, partialObjectMetadataBytes } from "../../codec/protobuf";
+import type { KubeObject } from "../../kinds/types";
+import type { WatchFraming } from "../../storage";
+import type { OutputFormat } from "../media";
 import { partialMetadata } from "./table";
 
 const line = (type: string, json: string) => Buffer.from(`{"type":"${type}","object":${json}}\n`);

@@ -129,7 +129,8 @@ function hasSubresource(kind: AnyKind, sub: string): boolean {
   return !!kind.updateSubresources?.[sub] || !!kind.actionSubresources?.includes(sub);
 }
 
-function watchFlag(q: URLSearchParams): boolean {
+/** The `watch` query parameter asks for a watch (anything but absent, "0" or "false"). */
+export function watchFlag(q: URLSearchParams): boolean {
   const v = q.get("watch");
   return v !== null && v !== "0" && v.toLowerCase() !== "false";
 }

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { kinds, kindsServedBy } from "../kinds";
-import { ACTION_SUBRESOURCES, reviewResources } from "../kinds/reviews";
+import { kinds, kindsServedBy } from "../../kinds";
+import { ACTION_SUBRESOURCES, reviewResources } from "../../kinds/reviews";
+import { apiGroup, apiGroupList, apiResourceList } from "./discovery";
 import {
-  aggregatedDiscovery, aggregatedGroups, apiGroup, apiGroupList, apiResourceList, discoveryETag, discoveryResponse,
-  negotiateDiscovery, type GroupDiscovery, type ResourceDiscovery,
-} from "./discovery";
+  aggregatedDiscovery, aggregatedGroups, discoveryETag, discoveryResponse, negotiateDiscovery, type GroupDiscovery,
+  type ResourceDiscovery,
+} from "./aggregated-discovery";
 
 type Resource = { name: string; singularName: string; namespaced: boolean; kind: string; verbs: string[]; [k: string]: unknown };
 const resources = (gv: string) => (apiResourceList(gv) as { resources: Resource[] }).resources;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { openapiDocument, openapiV2, openapiV2Protobuf } from "../openapi";
+import { openapiDocument, openapiV2, openapiV2Protobuf } from "../../openapi";
 import { negotiateOpenApiV2, OPENAPI_V2_PROTOBUF, openapiV2Response } from "./openapi";
 
 const KUBECTL = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf";

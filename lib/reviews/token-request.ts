@@ -1,9 +1,9 @@
 // TokenRequest (`POST .../serviceaccounts/{name}/token`, `kubectl create token`): a signed, expiring token
 // bound to the ServiceAccount's uid (and optionally to a Pod, Secret or Node), as kube's token REST does.
-import type { ActionHandler } from "../api/handler";
+import type { ActionHandler } from "../registry/action-handler";
 import { errors, StatusError } from "../status";
 import type { KubeObject } from "../kinds/types";
-import { validateTokenRequest, type ServiceAccountTokens } from "./service-account-token";
+import { validateTokenRequest, type ServiceAccountTokens } from "../auth/service-account-token";
 
 const API_VERSION = "authentication.k8s.io/v1";
 type Obj = Record<string, unknown>;

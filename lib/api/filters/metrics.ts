@@ -5,24 +5,18 @@
 // open and is counted and timed when it ends (as kube's instrumented route returns only then); each event it
 // sends counts in apiserver_watch_events_total/_sizes, and a watcher cut off for falling behind counts in
 // apiserver_terminated_watchers_total.
-import { groupResource } from "../kinds";
-import type { ServerMetrics } from "../metrics/server-metrics";
-import type { WatchSink } from "../storage";
-import type { ApiRequest, ApiResponse } from "./handler";
-import type { RequestInfo } from "./request-info";
+import { groupResource } from "../../kinds";
+import type { ServerMetrics } from "../../metrics/server-metrics";
+import type { RequestInfo } from "../../request/request-info";
+import type { WatchSink } from "../../storage";
+import type { Filter } from "../context";
+import type { ApiRequest, ApiResponse } from "../types";
 
 const APPLY_PATCH = "application/apply-patch+yaml";
 /** Subresources kube reports as CONNECT. */
 const CONNECT_SUBRESOURCES = new Set(["log", "exec", "portforward", "attach", "proxy"]);
 /** Verbs kube reports; anything else is "other". */
 const REPORTED_VERBS = new Set(["APPLY", "CONNECT", "CREATE", "DELETE", "DELETECOLLECTION", "GET", "LIST", "PATCH", "POST", "PROXY", "PUT", "UPDATE", "WATCH", "WATCHLIST"]);
-
-/** What routing found, per request (noted by the pipeline once the path is parsed). */
-const routes = new WeakMap<ApiRequest, RequestInfo>();
-
-export function noteRoute(req: ApiRequest, info: RequestInfo): void {
-  routes.set(req, info);
-}
 
 interface Labels {
   /** verb, dry_run, group, version, resource, subresource, scope, component (REQUEST_LABELS). */
@@ -85,12 +79,23 @@ function observe(metrics: ServerMetrics, labels: string[], code: number, started
   metrics.requestDuration.observe(labels, (performance.now() - started) / 1000);
 }
 
+/** Measures every request the chain routes (the runtime's metrics; without them the filter is left out). */
+export const withMetrics: Filter = (next, rt) => {
+  const metrics = rt.metrics;
+  if (!metrics) return next;
+  return async (ctx) => {
+    const res = await next(ctx);
+    // Read only now: the router notes the route it reached on its way in.
+    return recordRequest(metrics, ctx.request, ctx.routed, res, ctx.started);
+  };
+};
+
 /**
- * Records one answered request (`started`: performance.now() when it arrived). A watch's answer is returned
- * wrapped so that its events, its end and a cut-off are recorded; every other answer is returned as is.
+ * Records one answered request (`info`: the route it reached, undefined when refused before routing; `started`:
+ * performance.now() when it arrived). A watch's answer is returned wrapped so that its events, its end and a
+ * cut-off are recorded; every other answer is returned as is.
  */
-export function recordRequest(metrics: ServerMetrics, req: ApiRequest, res: ApiResponse, started: number): ApiResponse {
-  const info = routes.get(req);
+export function recordRequest(metrics: ServerMetrics, req: ApiRequest, info: RequestInfo | undefined, res: ApiResponse, started: number): ApiResponse {
   if (!info) return res;
   const labels = labelsOf(req, info);
   if (!labels) return res;

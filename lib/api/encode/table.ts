@@ -1,5 +1,7 @@
 // meta.k8s.io/v1 Table output (what `kubectl get` prints), built from the kind's printer columns.
-import type { AnyKind, KubeObject } from "../kinds/types";
+import type { AnyKind, KubeObject } from "../../kinds/types";
+import { errors } from "../../status";
+import type { OutputFormat } from "../media";
 
 export type IncludeObject = "Metadata" | "Object" | "None";
 
@@ -30,4 +32,17 @@ export function table(kind: AnyKind, objects: KubeObject[], listMeta: Record<str
     columnDefinitions: withColumns ? columnDefinitions(kind) : null,
     rows: objects.map((o) => tableRow(kind, o, include, now)),
   };
+}
+
+/** The `includeObject` option of a Table request (kube's 400 for anything else). */
+export function includeObject(q: URLSearchParams): IncludeObject {
+  const v = q.get("includeObject") ?? "";
+  if (v === "" || v === "Metadata") return "Metadata";
+  if (v === "Object" || v === "None") return v;
+  throw errors.badRequest(`Unable to convert to Table as requested: includeObject: Invalid value: "${v}": must be 'Metadata', 'Object', 'None', or empty`);
+}
+
+/** Table options are read (and refused) only when a Table is asked for, as kube's optionsForTransform does. */
+export function tableIncludes(format: OutputFormat, q: URLSearchParams): IncludeObject {
+  return format.as === "Table" ? includeObject(q) : "Metadata";
 }

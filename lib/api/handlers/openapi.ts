@@ -2,7 +2,7 @@
 // `Accept`, one ETag for both (the SHA-512 of the JSON), `Vary: Accept`, `Last-Modified`, and 304 for a matching
 // `If-None-Match` (or, without it, an `If-Modified-Since` not older than the document), 406 when nothing fits.
 import { createHash } from "node:crypto";
-import type { ApiResponse } from "./handler";
+import type { ApiResponse } from "../types";
 
 /**
  * Serves an OpenAPI document: version "v2" or "v3", and for v3 the sub-path ("" = the index, "api/v1"). `format`

@@ -1,13 +1,24 @@
 // Impersonation (kube-apiserver's WithImpersonation filter): `Impersonate-User`, `-Group`, `-Uid` and
 // `Impersonate-Extra-<key>` headers make the request act as another user, each one authorized first by the
 // `impersonate` verb on users, groups, uids, userextras or the ServiceAccount itself.
-import { errors } from "../status";
-import type { Authorizer, ResourceAttributes } from "../authz/attributes";
-import { forbiddenError } from "../authz/forbidden-message";
-import { AUTHENTICATED_GROUP, type UserInfo } from "./user-info";
+import {
+  AUTHENTICATED_GROUP, SERVICE_ACCOUNTS_RESOURCE, serviceAccountGroups, serviceAccountName, type UserInfo,
+} from "../../auth/user-info";
+import type { Authorizer, ResourceAttributes } from "../../authz/attributes";
+import { forbiddenError } from "../../authz/forbidden-message";
+import { errors } from "../../status";
+import type { Filter } from "../context";
 
-const SA_PREFIX = "system:serviceaccount:";
 const EXTRA_PREFIX = "impersonate-extra-";
+
+export const withImpersonation: Filter = (next, rt) => async (ctx) => {
+  const user = impersonate(rt.authorizer, ctx.user, ctx.request);
+  if (user !== ctx.user) {
+    ctx.user = user;
+    if (ctx.audit) ctx.audit.impersonatedUser = user;
+  }
+  return next(ctx);
+};
 
 export interface HeaderSource {
   /** Every value of a header (lower-case name), repeated headers kept apart. */
@@ -34,10 +45,10 @@ export function impersonate(authorizer: Authorizer, user: UserInfo, req: HeaderS
     if (!decision.allowed) throw forbiddenError(full, decision.reason);
   };
   const next: UserInfo = { username, groups: [] };
-  if (username.startsWith(SA_PREFIX)) {
-    const [namespace, name] = username.slice(SA_PREFIX.length).split(":", 2);
-    check({ apiGroup: "", resource: "serviceaccounts", subresource: "", namespace: namespace ?? "", name: name ?? "" });
-    if (!groups.length) next.groups.push("system:serviceaccounts", `system:serviceaccounts:${namespace}`);
+  const serviceAccount = serviceAccountName(username);
+  if (serviceAccount) {
+    check({ apiGroup: "", resource: SERVICE_ACCOUNTS_RESOURCE, subresource: "", ...serviceAccount });
+    if (!groups.length) next.groups.push(...serviceAccountGroups(serviceAccount.namespace));
   } else {
     check({ apiGroup: "", resource: "users", subresource: "", namespace: "", name: username });
   }
