@@ -56,8 +56,8 @@ const kindGroups = new Set(servedGroups());
 export async function historyAnswer(
   registry: Registry, authorizer: Authorizer, user: UserInfo, req: HistoryRequest, q: URLSearchParams,
 ): Promise<unknown> {
-  const log = registry.store.log;
-  const rev = String(registry.store.cache.rev);
+  const log = registry.store.history;
+  const rev = String(registry.store.objects.rev);
   switch (req.type) {
     case "object": {
       const info = parseRequestPath(req.objectPath, (g) => kindGroups.has(g));

@@ -16,7 +16,7 @@ export class LogHistory implements HistoryReader {
     return { rev: row.rev, type: row.type, key: row.key, json: row.json, createdAt: row.createdAt ?? 0, ...(user ? { user } : {}) };
   }
 
-  revisions(key: ObjectKey, limit: number, beforeRev?: number): Promise<HistoryEntry[]> {
+  history(key: ObjectKey, limit: number, beforeRev?: number): Promise<HistoryEntry[]> {
     const p = this.dialect.param;
     return this.dialect.reads(async (db) => {
       const rows = await db.query<DbLogRow & { user: string }>(

@@ -99,7 +99,7 @@ export interface ObjectWriter {
 /** The log read back as object history (what compaction's retention keeps). */
 export interface HistoryReader {
   /** An object's revisions, newest first (at most `limit`, those below `beforeRev` when given). */
-  revisions(key: ObjectKey, limit: number, beforeRev?: number): Promise<HistoryEntry[]>;
+  history(key: ObjectKey, limit: number, beforeRev?: number): Promise<HistoryEntry[]>;
   /**
    * Objects of `resource` whose latest entry is a delete (deleted, not created again), newest deletion
    * first, each with that entry (its last state); in one namespace, or every one when `namespace` is undefined.
