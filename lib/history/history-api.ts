@@ -57,8 +57,8 @@ function revision(e: HistoryEntry, withResource = false): HistoryRevision {
 export async function historyAnswer(
   registry: Registry, authorizer: Authorizer, user: UserInfo, req: HistoryRequest, q: URLSearchParams, object?: RequestInfo,
 ): Promise<unknown> {
-  const log = registry.store.log;
-  const rev = String(registry.store.cache.rev);
+  const log = registry.store.history;
+  const rev = String(registry.store.objects.rev);
   switch (req.type) {
     case "object": {
       const info = object;

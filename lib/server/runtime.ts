@@ -16,7 +16,7 @@ import { bootstrap } from "../bootstrap";
 import { startControllers } from "../controllers";
 import { RegistryEventRecorder } from "../events/event-recorder";
 import { admissionChain } from "./admission";
-import { buildSecurity } from "./security";
+import { buildSecurity, rbacIndex } from "./security";
 import { serverMetrics } from "./metrics";
 import { FlowController } from "../flowcontrol/flow-controller";
 import { openStore, type Store } from "../storage";
@@ -70,14 +70,14 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
     databaseUrl: config.databaseUrl, compactionWindowSeconds: config.compactionWindowSeconds, transformer,
     history: { revisions: config.historyRevisions, days: config.historyDays },
   });
-  const registry = new Registry(store, kinds);
   const metrics = serverMetrics(store);
-  const security = await buildSecurity(registry, {
+  const rbac = rbacIndex(store.objects);
+  const registry = new Registry(store, kinds, { admission: (registry) => admissionChain({ registry, rbac: rbac.authorizer, config }) });
+  const security = await buildSecurity(registry, rbac.authorizer, {
     dataDir: config.dataDir, adminToken, tokenAuthFile: config.tokenAuthFile, serviceAccountSigningKeyFile: config.serviceAccountSigningKeyFile,
     externalAddress: `${isWildcard(config.host) ? "127.0.0.1" : config.host}:${config.port}`,
   });
   const recorder = new RegistryEventRecorder({ registry, onError: (err) => console.error(`event recorder: ${err instanceof Error ? err.message : String(err)}`) });
-  registry.admission = admissionChain({ registry, rbac: security.authorizer, config, recorder });
   await bootstrap(registry);
   const stopControllers = startControllers({
     registry, tokens: security.tokens, caPem: tls?.ca ?? "", rbac: security.authorizer, config, recorder, leaderElection: {},
@@ -109,7 +109,7 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
       closed = true;
       await stopControllers();
       recorder.stop();
-      security.close();
+      rbac.close();
       registry.close();
       await auditLog?.close();
       await store.close();

@@ -1,10 +1,12 @@
 // PostgreSQL LISTEN for the revision log: every write transaction runs `NOTIFY cluster_core_log, '<rev>'`
-// (revision-log.ts), which PostgreSQL delivers to every listening connection when, and only if, the
-// transaction commits. A replica's tailer is woken by it instead of waiting for its next poll; polling stays
-// as the fallback (a dropped connection, a notification lost while reconnecting). One dedicated connection
-// per process, outside Prisma's pool (a pooled connection cannot hold a LISTEN).
+// (every batch strategy of postgres/), which PostgreSQL delivers to every listening connection when, and only
+// if, the transaction commits. A replica's tailer is woken by it instead of waiting for its next poll; polling
+// stays as the fallback (a dropped connection, a notification lost while reconnecting). One dedicated
+// connection per process, outside Prisma's pool (a pooled connection cannot hold a LISTEN).
 import pg from "pg";
-import { LOG_CHANNEL } from "./revision-log";
+
+/** Every write transaction notifies this channel with its last revision. */
+export const LOG_CHANNEL = "cluster_core_log";
 
 export class LogNotifier {
   private client: pg.Client | null = null;
