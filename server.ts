@@ -4,7 +4,7 @@
 import type http from "node:http";
 import type http2 from "node:http2";
 import { nodeApiHandler } from "./lib/api/node-adapter";
-import { isApiPath } from "./lib/api/request-info";
+import { isApiPath } from "./lib/request/request-info";
 import { http1Bridge } from "./lib/server/http1-bridge";
 import { answerUncleanTarget } from "./lib/server/request-target";
 import { getRuntime } from "./lib/server/runtime";

@@ -1,11 +1,12 @@
 import { defineConfig } from "vitest/config";
 import path from "node:path";
 
-// Unit tests sit beside their code (lib/**); black-box API tests that start the real server live in e2e/api.
+// Unit tests sit beside their code (lib/**, and the console's pure helpers under components/**); black-box API
+// tests that start the real server live in e2e/api.
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    include: ["lib/**/*.test.ts", "e2e/api/**/*.test.ts", "bench/**/*.test.ts"],
+    include: ["lib/**/*.test.ts", "components/**/*.test.ts", "e2e/api/**/*.test.ts", "bench/**/*.test.ts"],
     exclude: ["node_modules/**", "e2e/console/**", ".next/**"],
     environment: "node",
     testTimeout: 120_000,

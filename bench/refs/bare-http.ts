@@ -3,7 +3,7 @@
 // bench/run.ts after seeding, so the bytes are identical) and answers
 //   GET  /api/v1/namespaces/<ns>/configmaps/<name>   the pre-serialised object (a Map lookup)
 //   GET  /api/v1/namespaces/<ns>/configmaps[?limit=&continue=]   the List, built per request by splicing the
-//        stored JSON strings exactly as lib/api/handler.ts does (keyset pagination; from memory, no SQLite)
+//        stored JSON strings exactly as lib/api/encode/list.ts does (keyset pagination; from memory, no SQLite)
 //   POST /api/v1/namespaces/<ns>/configmaps   parse, stamp metadata, stringify (the HTTP + JSON ceiling)
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";

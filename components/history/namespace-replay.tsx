@@ -5,7 +5,7 @@
 import Link from "next/link";
 import { useEffect, useMemo, useState } from "react";
 import { objectHref } from "@/lib/client/console-routes";
-import { namespaceAt, replaySteps, type ReplayObject } from "@/lib/client/namespace-replay";
+import { namespaceAt, replaySteps, type ReplayObject } from "./replay-steps";
 import { kindByPlural } from "@/lib/kinds";
 import { Button } from "../ui/button";
 import type { Revision } from "./history-client";

@@ -1,7 +1,7 @@
 "use client";
 // Copy and download an object's YAML from its page header, as `kubectl get -o yaml` prints it
 // (managedFields stripped). The file is `<name>.yaml`.
-import { objectYaml, yamlFileName } from "@/lib/client/object-download";
+import { objectYaml, yamlFileName } from "./object-download";
 import type { AnyKind, KubeObject } from "@/lib/kinds";
 import { CopyButton } from "../ui/copy-button";
 

@@ -1,7 +1,7 @@
 "use client";
 // Everything in one namespace (or, on the overview, in the whole cluster) as it happens: a live count per
 // kind, a namespace's quotas and limit ranges, the newest changes across kinds (each with its own age, read
-// from the object: lib/client/watch-event-time.ts), and the Events. One live list per kind; over HTTP/2
+// from the object: watch-event-time.ts), and the Events. One live list per kind; over HTTP/2
 // every watch streams at once on one connection, and the watch scheduler shares connections fairly when the
 // browser is limited to HTTP/1.1.
 // Kinds the user may not list show "—" with kube's message as the tooltip and do not count against the
@@ -12,7 +12,7 @@ import { listHref, objectHref } from "@/lib/client/console-routes";
 import { kindTitle, navigationGroups } from "@/lib/client/navigation";
 import { tapWatchEvents, useResourceList, type ResourceListResult } from "@/lib/client/use-resource-list";
 import type { WatchEvent } from "@/lib/client/apply-watch-event";
-import { watchEventTime } from "@/lib/client/watch-event-time";
+import { watchEventTime } from "./watch-event-time";
 import { kindByPlural, kinds, type AnyKind, type KubeObject } from "@/lib/kinds";
 import { humanDuration } from "@/lib/kinds/columns";
 import { EventRows, eventTime } from "../resource-details/events-panel";

@@ -3,9 +3,9 @@
 // dependents: the propagation policy (Background by default, as kubectl sends it) and, spelled out, the
 // dependents that go with them or stay (dependents-plan.tsx). Objects that finalizers or a grace period hold
 // stay listed as Terminating until released. A namespace asks for its name to be typed, more than 20 objects
-// for their count (or their namespace) before Delete is enabled (lib/client/delete-confirmation.ts).
+// for their count (or their namespace) before Delete is enabled (delete-confirmation.ts).
 import { useId, useState } from "react";
-import { confirmationMet, typedConfirmation } from "@/lib/client/delete-confirmation";
+import { confirmationMet, typedConfirmation } from "./delete-confirmation";
 import type { AnyKind, KubeObject } from "@/lib/kinds";
 import { Button } from "../ui/button";
 import { Dialog } from "../ui/dialog";

@@ -1,5 +1,5 @@
 import type { StatusCause } from "@/lib/client/api-error";
-import { distinctCauses, explainBesideCauses } from "@/lib/client/status-causes";
+import { distinctCauses, explainBesideCauses } from "./status-causes";
 import { causeValue } from "@/lib/client/yaml-text";
 import type { FieldMarker } from "./yaml-editor";
 

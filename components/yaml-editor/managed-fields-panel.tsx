@@ -4,7 +4,7 @@
 // again whenever its resourceVersion changes.
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { managerFields } from "@/lib/client/managed-fields";
+import { managerFields } from "./managed-fields";
 import { getObject } from "@/lib/client/object-writes";
 import { queryKeys } from "@/lib/client/query-keys";
 import { CONSOLE_FIELD_MANAGER } from "@/lib/client/server-side-apply";

@@ -15,7 +15,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError, type StatusCause } from "@/lib/client/api-error";
 import { applyObject, getObject } from "@/lib/client/object-writes";
 import { applyConfiguration, applyConflicts, CONSOLE_FIELD_MANAGER, locateField, withoutFields, type ApplyConflict } from "@/lib/client/server-side-apply";
-import { threeWayMerge, type MergeConflict } from "@/lib/client/three-way-merge";
+import { threeWayMerge, type MergeConflict } from "./three-way-merge";
 import { useKindSchema } from "@/lib/client/use-kind-schema";
 import { parseYamlObject, toYaml, YamlSyntaxError } from "@/lib/client/yaml-text";
 import type { AnyKind, KubeObject } from "@/lib/kinds";

@@ -29,11 +29,12 @@ let ns = 0;
 
 beforeAll(async () => {
   store = await openStore({ databaseUrl: `file:${mkdtempSync(path.join(tmpdir(), "cc-limitranger-"))}/a.db`, compactionWindowSeconds: 300 });
-  registry = new Registry(store, kinds);
-  registry.admission = new AdmissionChain([
-    new NamespaceLifecycle((name) => store.cache.get({ resource: "namespaces", namespace: "", name })?.object, () => store.cache.catchUp()),
-    new LimitRanger((namespace) => store.cache.list("limitranges", { namespace }).map((o) => o.object), () => store.cache.catchUp()),
-  ]);
+  registry = new Registry(store, kinds, {
+    admission: new AdmissionChain([
+      new NamespaceLifecycle((name) => store.objects.get({ resource: "namespaces", namespace: "", name })?.object, () => store.objects.catchUp()),
+      new LimitRanger((namespace) => store.objects.list("limitranges", { namespace }).map((o) => o.object), () => store.objects.catchUp()),
+    ]),
+  });
 });
 afterAll(async () => { registry.close(); await store.close(); });
 
@@ -77,7 +78,7 @@ describe("LimitRanger defaults", () => {
     const namespace = await namespaceWith({ type: "Container", default: { memory: "64Mi" } });
     const answer = objectOf(await registry.create(pods, namespace, pod("dry", [container("app")]), { ...write, dryRun: true }));
     expect(answer.spec.containers[0].resources.limits).toEqual({ memory: "64Mi" });
-    expect(store.cache.get({ resource: "pods", namespace, name: "dry" })).toBeUndefined();
+    expect(store.objects.get({ resource: "pods", namespace, name: "dry" })).toBeUndefined();
   });
 });
 

@@ -24,13 +24,19 @@ async function failure(p: Promise<unknown>): Promise<StatusError> {
 let store: Store;
 let registry: Registry;
 beforeAll(async () => {
-  store = await openStore({ databaseUrl: `file:${mkdtempSync(path.join(tmpdir(), "cc-admission-"))}/a.db`, compactionWindowSeconds: 300 });
-  registry = new Registry(store, kinds);
+  const databaseUrl = `file:${mkdtempSync(path.join(tmpdir(), "cc-admission-"))}/a.db`;
   // Content written before admission existed, in a namespace that has no object (as an old data directory).
-  await registry.create(configMaps, "orphaned", { metadata: { name: "old" } }, write);
-  registry.admission = new AdmissionChain([
-    new NamespaceLifecycle((name) => store.cache.get({ resource: "namespaces", namespace: "", name })?.object, () => store.cache.catchUp()),
-  ]);
+  const before = await openStore({ databaseUrl, compactionWindowSeconds: 300 });
+  const unadmitted = new Registry(before, kinds);
+  await unadmitted.create(configMaps, "orphaned", { metadata: { name: "old" } }, write);
+  unadmitted.close();
+  await before.close();
+  store = await openStore({ databaseUrl, compactionWindowSeconds: 300 });
+  registry = new Registry(store, kinds, {
+    admission: new AdmissionChain([
+      new NamespaceLifecycle((name) => store.objects.get({ resource: "namespaces", namespace: "", name })?.object, () => store.objects.catchUp()),
+    ]),
+  });
   for (const name of ["default", "live", "ending"]) await registry.create(namespaceKind, undefined, { metadata: { name } }, write);
   await registry.create(configMaps, "ending", { metadata: { name: "kept" } }, write);
   await registry.delete(namespaceKind, "", "ending", { dryRun: false });

@@ -93,7 +93,7 @@ export class ResourceQuotaAdmission implements AdmissionPlugin {
 
 /** The plug-in over a registry: quotas read from its watch cache, charges written through it as the server. */
 export function resourceQuotaAdmission(registry: Registry, kinds: readonly AnyKind[] = allKinds): ResourceQuotaAdmission {
-  const cache = registry.store.cache;
+  const cache = registry.store.objects;
   return new ResourceQuotaAdmission({
     list: (namespace) => cache.list(resourceQuotaKind.plural, { namespace }).map((o) => o.object as ResourceQuota),
     catchUp: () => cache.catchUp(),

@@ -4,8 +4,6 @@ import { kindByPlural } from "../kinds";
 import type { KubeObject } from "../kinds/types";
 import type { Answer } from "../registry/registry";
 import { createNamespace, eventually, cached, openCluster, write, type TestCluster } from "../controllers/test-cluster";
-import { AdmissionChain } from "./admission-chain";
-import { NamespaceLifecycle } from "./namespace-lifecycle";
 import { ServiceAccountAdmission, TOKEN_MOUNT_PATH } from "./service-account";
 
 const pods = kindByPlural("pods")!;
@@ -22,12 +20,12 @@ const pod = (name: string, spec: object = {}) =>
 
 let c: TestCluster;
 beforeAll(async () => {
-  c = await openCluster();
-  const cache = c.store.cache;
-  c.registry.admission = new AdmissionChain([
-    new NamespaceLifecycle((name) => cache.get({ resource: "namespaces", namespace: "", name })?.object, () => cache.catchUp()),
-    new ServiceAccountAdmission((namespace, name) => cache.get({ resource: "serviceaccounts", namespace, name })?.object, { catchUp: () => cache.catchUp() }),
-  ]);
+  c = await openCluster(undefined, {
+    admission: (registry) => {
+      const cache = registry.store.objects;
+      return [new ServiceAccountAdmission((namespace, name) => cache.get({ resource: "serviceaccounts", namespace, name })?.object, { catchUp: () => cache.catchUp() })];
+    },
+  });
   await createNamespace(c, "apps");
   await eventually(() => cached(c, "serviceaccounts", "apps", "default"), 5000, "default service account");
 });

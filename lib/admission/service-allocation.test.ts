@@ -17,15 +17,16 @@ const open: Setup[] = [];
 
 async function setup(file = tempDatabase(), range = "10.96.0.0/12", settleMs?: number): Promise<Setup> {
   const store = await openStore({ databaseUrl: file, compactionWindowSeconds: 300, pollIntervalMs: 50 });
-  const registry = new Registry(store, kinds);
   const allocator = serviceAllocatorFor(store, { serviceClusterIPRange: range, serviceNodePortRange: { base: 30000, size: 2768 } }, { settleMs });
-  registry.admission = new AdmissionChain([
-    new NamespaceLifecycle((name) => store.cache.get({ resource: "namespaces", namespace: "", name })?.object),
-    new ServiceAllocation(allocator, (ns, name) => !!store.cache.get({ resource: "services", namespace: ns, name })),
-  ]);
+  const registry = new Registry(store, kinds, {
+    admission: new AdmissionChain([
+      new NamespaceLifecycle((name) => store.objects.get({ resource: "namespaces", namespace: "", name })?.object),
+      new ServiceAllocation(allocator, (ns, name) => !!store.objects.get({ resource: "services", namespace: ns, name })),
+    ]),
+  });
   const s = { store, registry, allocator };
   open.push(s);
-  if (!store.cache.get({ resource: "namespaces", namespace: "", name: "default" })) {
+  if (!store.objects.get({ resource: "namespaces", namespace: "", name: "default" })) {
     await registry.create(namespaceKind, undefined, { metadata: { name: "default" } }, write);
   }
   return s;
@@ -144,7 +145,7 @@ describe("ServiceAllocation", () => {
     const two = await setup(file, "10.0.0.0/27");
     const specs = await Promise.all(Array.from({ length: 12 }, (_, i) => create(i % 2 ? one : two, svc(`p${i}`))));
     expect(new Set(specs.map((x) => x.clusterIP)).size).toBe(12);
-    await two.store.cache.catchUp();
+    await two.store.objects.catchUp();
     const racers = await Promise.allSettled([create(one, svc("r1", { clusterIP: "10.0.0.5" })), create(two, svc("r2", { clusterIP: "10.0.0.5" }))]);
     expect(racers.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const lost = racers.find((r) => r.status === "rejected") as PromiseRejectedResult;

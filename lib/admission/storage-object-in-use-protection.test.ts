@@ -27,8 +27,7 @@ let store: Store;
 let registry: Registry;
 beforeAll(async () => {
   store = await openStore({ databaseUrl: `file:${mkdtempSync(path.join(tmpdir(), "cc-admission-"))}/a.db`, compactionWindowSeconds: 300 });
-  registry = new Registry(store, kinds);
-  registry.admission = new AdmissionChain([new StorageObjectInUseProtection()]);
+  registry = new Registry(store, kinds, { admission: new AdmissionChain([new StorageObjectInUseProtection()]) });
   await registry.create(namespaceKind, undefined, { metadata: { name: "shop" } }, write);
 });
 afterAll(async () => { registry.close(); await store.close(); });
@@ -39,7 +38,7 @@ describe("StorageObjectInUseProtection", () => {
     expect(objectOf(await registry.create(volumes, undefined, volumeBody("pv"), write)).metadata.finalizers).toEqual(["kubernetes.io/pv-protection"]);
     const dry = objectOf(await registry.create(claims, "shop", claimBody("dry"), { ...write, dryRun: true }));
     expect(dry.metadata.finalizers).toEqual(["kubernetes.io/pvc-protection"]);
-    expect(store.cache.get({ resource: "persistentvolumeclaims", namespace: "shop", name: "dry" })).toBeUndefined();
+    expect(store.objects.get({ resource: "persistentvolumeclaims", namespace: "shop", name: "dry" })).toBeUndefined();
   });
 
   it("keeps the client's finalizers and never adds a second copy", async () => {

@@ -94,16 +94,16 @@ export class ServiceAllocator {
   }
 
   record(pool: Pool, value: string): StoredObject | undefined {
-    return this.store.cache.get(this.key(pool, value));
+    return this.store.objects.get(this.key(pool, value));
   }
 
   records(pool: Pool): StoredObject[] {
-    return this.store.cache.list(this.resource(pool));
+    return this.store.objects.list(this.resource(pool));
   }
 
   /** The live Services that hold `value` (several only when something went wrong). */
   claimants(pool: Pool, value: string): KubeObject[] {
-    return this.store.cache.list(SERVICES).map((s) => s.object).filter((svc) => {
+    return this.store.objects.list(SERVICES).map((s) => s.object).filter((svc) => {
       const claims = serviceClaims(svc, this.ipRange);
       return pool === "ip" ? claims.ips.includes(value) : claims.ports.includes(Number(value));
     });
@@ -158,10 +158,10 @@ export class ServiceAllocator {
       if (!rec) return false;
       if (ownerUid !== undefined && (rec.object as AllocationRecord).owner?.uid !== ownerUid) return false;
       if (this.claimants(pool, value).length) return false;
-      const result = await this.store.log.commit({ type: "delete", key: rec.key, object: rec.object, expectRev: rec.rev });
-      if (result.ok) { await this.store.cache.waitFor(result.event.rev); return true; }
+      const result = await this.store.writer.commit({ type: "delete", key: rec.key, object: rec.object, expectRev: rec.rev });
+      if (result.ok) { await this.store.objects.waitFor(result.event.rev); return true; }
       if (result.reason === "missing") return false;
-      await this.store.cache.refresh();
+      await this.store.objects.refresh();
     }
     return false;
   }
@@ -169,8 +169,8 @@ export class ServiceAllocator {
   /** Records a value a live Service holds without a record (the repair controller's "not allocated; repairing"). */
   async adopt(pool: Pool, value: string, owner: AllocationOwner): Promise<boolean> {
     if (this.record(pool, value)) return false;
-    const result = await this.store.log.commit({ type: "create", key: this.key(pool, value), object: this.newRecord(pool, value, owner) });
-    if (result.ok) await this.store.cache.waitFor(result.event.rev);
+    const result = await this.store.writer.commit({ type: "create", key: this.key(pool, value), object: this.newRecord(pool, value, owner) });
+    if (result.ok) await this.store.objects.waitFor(result.event.rev);
     return result.ok;
   }
 
@@ -193,16 +193,16 @@ export class ServiceAllocator {
       if ((rec.object as AllocationRecord).owner?.uid === owner.uid) return true;
       if (!this.canTakeOver(pool, value, rec, owner)) return false;
       if (dryRun) return true;
-      const result = await this.store.log.commit({ type: "update", key: rec.key, object: this.newRecord(pool, value, owner), expectRev: rec.rev });
+      const result = await this.store.writer.commit({ type: "update", key: rec.key, object: this.newRecord(pool, value, owner), expectRev: rec.rev });
       if (result.ok) { await this.allocated(pool, value, owner, result.event.rev); return true; }
     } else {
       if (dryRun) return true;
-      const result = await this.store.log.commit({ type: "create", key: this.key(pool, value), object: this.newRecord(pool, value, owner) });
+      const result = await this.store.writer.commit({ type: "create", key: this.key(pool, value), object: this.newRecord(pool, value, owner) });
       if (result.ok) { await this.allocated(pool, value, owner, result.event.rev); return true; }
     }
     // Another request or process won the race, or the cache was behind it: look once more at the current state.
     if (refreshed) return false;
-    await this.store.cache.refresh();
+    await this.store.objects.refresh();
     return this.take(pool, value, owner, dryRun, true);
   }
 
@@ -221,11 +221,11 @@ export class ServiceAllocator {
         const value = at(lo + ((start + i) % n));
         if (this.record(pool, value)) continue;
         if (dryRun) return value;
-        const result = await this.store.log.commit({ type: "create", key: this.key(pool, value), object: this.newRecord(pool, value, owner) });
+        const result = await this.store.writer.commit({ type: "create", key: this.key(pool, value), object: this.newRecord(pool, value, owner) });
         if (result.ok) { await this.allocated(pool, value, owner, result.event.rev); return value; }
       }
     }
-    await this.store.cache.refresh();
+    await this.store.objects.refresh();
     for (const rec of this.records(pool)) {
       const value = rec.key.name;
       const offset = pool === "ip" ? this.ipRange.offsetOf(value) : this.portRange.offsetOf(Number(value));
@@ -237,7 +237,7 @@ export class ServiceAllocator {
 
   /** A fresh value is given back if the Service it was taken for never shows up holding it (a failed write). */
   private async allocated(pool: Pool, value: string, owner: AllocationOwner, rev: number): Promise<void> {
-    await this.store.cache.waitFor(rev);
+    await this.store.objects.waitFor(rev);
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       this.release(pool, value, owner.uid).catch((err) => this.opts.onError?.(err));

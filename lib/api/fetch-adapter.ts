@@ -1,7 +1,9 @@
 // Serves the pipeline from Next.js route handlers (Request in, Response out), for `next start`/`next dev`.
 import { PROTOBUF_MEDIA_TYPE } from "../codec/protobuf/magic";
 import { errors, isStatusError, StatusError } from "../status";
-import { handleApi, statusResponse, type ApiRequest, type ApiResponse, type ApiRuntime } from "./handler";
+import { handleApi } from "./chain";
+import { statusResponse } from "./encode/status";
+import type { ApiRequest, ApiResponse, ApiRuntime } from "./types";
 
 import { MAX_WATCH_BACKLOG_BYTES, watchBacklogs } from "./watch-backlog";
 

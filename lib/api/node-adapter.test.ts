@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
-import type { ApiResponse } from "./handler";
+import type { ApiResponse } from "./types";
 import { writeApiResponse, type NodeRequest, type NodeResponse } from "./node-adapter";
 
 /** An HTTP/1.1 response whose client is connected or already gone, recording what was done to it. */

@@ -8,7 +8,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { constants as h2, type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
 import { errors, isStatusError } from "../status";
-import { handleApi, statusResponse, type ApiRequest, type ApiResponse, type ApiRuntime } from "./handler";
+import { handleApi } from "./chain";
+import { statusResponse } from "./encode/status";
+import type { ApiRequest, ApiResponse, ApiRuntime } from "./types";
 /** A watcher whose unsent bytes exceed this is closed; its client re-watches from its last revision. */
 import { MAX_WATCH_BACKLOG_BYTES, watchBacklogs } from "./watch-backlog";
 

@@ -3,6 +3,7 @@
 // what it would be (an unauthorized caller gets 403, never a 404 that reveals what exists).
 import type { UserInfo } from "../auth/user-info";
 import type { Attributes } from "../authz/attributes";
+import { HISTORY_GROUP, type HistoryRequest } from "../request/history-path";
 
 const NAMESPACE_SUBRESOURCES = new Set(["status", "finalize"]);
 
@@ -68,4 +69,15 @@ export function requestAttributes(user: UserInfo, method: string, path: string, 
   }
   if (!nameInPath && verb === "delete") verb = "deletecollection";
   return { type: "resource", user, verb, apiGroup, resource, subresource, namespace, name };
+}
+
+/** What a history request is authorized (and audited) as: get on the object, list of the kind, or list of `changes`. */
+export function historyAttributes(user: UserInfo, req: HistoryRequest, q: URLSearchParams): Attributes {
+  switch (req.type) {
+    case "object": return requestAttributes(user, "GET", req.objectPath, q);
+    case "deleted":
+      return { type: "resource", user, verb: "list", apiGroup: req.group, resource: req.resource, subresource: "", namespace: req.namespace ?? "", name: "" };
+    case "changes":
+      return { type: "resource", user, verb: "list", apiGroup: HISTORY_GROUP, resource: "changes", subresource: "", namespace: req.namespace, name: "" };
+  }
 }

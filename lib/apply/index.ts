@@ -4,7 +4,7 @@ import { trackUpdate } from "./field-manager";
 
 export { applyObject, type ApplyObjectOptions } from "./apply-object";
 export { applyConfiguration, setManagedFields, trackUpdate, type ApplyOutcome, type FieldManagerScope } from "./field-manager";
-export { managerOrUserAgent, FIELD_MANAGER_MAX_LENGTH } from "./manager-name";
+export { managerOrUserAgent } from "./manager-name";
 export { LAST_APPLIED_ANNOTATION } from "./last-applied";
 export type { ManagedFieldsEntry } from "./managed-fields";
 

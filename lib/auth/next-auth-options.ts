@@ -2,6 +2,8 @@
 // own authenticator checks (admin token, token file, ServiceAccount JWTs: whatever the API accepts) and
 // which is then kept only inside the encrypted session JWT (an httpOnly cookie). The API pipeline reads it
 // back with bearerFromSessionCookie (session.ts); the browser never sees the token again, only the user name.
+// The authenticator is the caller's (lib/server/sign-in.ts binds the runtime's): authentication knows no
+// process runtime.
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import type { UserInfo } from "./user-info";
@@ -11,22 +13,24 @@ export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
 // Far above any real token (ServiceAccount JWTs are ~1 KiB) and small enough for the session cookie.
 const MAX_TOKEN_LENGTH = 8 * 1024;
 
+/** The API's own authenticator, as the sign-in calls it. */
+export type SignInAuthenticator = (token: string) => Promise<UserInfo | undefined>;
+
 /**
  * Who `token` authenticates as through the API's own authenticator, or undefined when the API would not
  * accept it. Never throws: a malformed token or an authenticator failure is a refused sign-in (401), not 500.
  */
-export async function acceptsToken(token: string): Promise<UserInfo | undefined> {
+export async function acceptsToken(token: string, authenticate: SignInAuthenticator): Promise<UserInfo | undefined> {
   if (!token || token.length > MAX_TOKEN_LENGTH || /[\s\u0000-\u001f\u007f]/.test(token)) return undefined;
   try {
-    const { getRuntime } = await import("../server/runtime");
-    const user = await (await getRuntime()).authenticate(token);
+    const user = await authenticate(token);
     return user && user.username ? user : undefined;
   } catch {
     return undefined;
   }
 }
 
-export const authOptions: NextAuthOptions = {
+export const signInOptions = (authenticate: SignInAuthenticator): NextAuthOptions => ({
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
   jwt: { maxAge: SESSION_MAX_AGE_SECONDS },
   pages: { signIn: "/signin" },
@@ -38,7 +42,7 @@ export const authOptions: NextAuthOptions = {
       async authorize(credentials) {
         const raw = credentials?.token;
         const token = typeof raw === "string" ? raw.trim() : "";
-        const user = await acceptsToken(token);
+        const user = await acceptsToken(token, authenticate);
         if (!user) return null;
         return { id: user.uid || user.username, name: user.username, bearer: token } as { id: string; name: string; bearer: string };
       },
@@ -55,4 +59,4 @@ export const authOptions: NextAuthOptions = {
       return { expires: session.expires, user: { name: typeof token.name === "string" ? token.name : "" } };
     },
   },
-};
+});

@@ -17,7 +17,7 @@ async function open(file = `file:${mkdtempSync(path.join(tmpdir(), "cc-bootstrap
   registry = new Registry(store, kinds);
   return file;
 }
-const namespaces = () => store.cache.list("namespaces").map((o) => o.object as Namespace);
+const namespaces = () => store.objects.list("namespaces").map((o) => o.object as Namespace);
 
 describe("bootstrap namespaces", () => {
   it("creates kube's system namespaces, Active, once", async () => {

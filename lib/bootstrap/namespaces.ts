@@ -9,7 +9,7 @@ export const SYSTEM_NAMESPACES = ["default", "kube-system", "kube-public", "kube
 
 /** Creates the missing ones as the server itself; returns the names it created. */
 export async function bootstrapNamespaces(registry: Registry): Promise<string[]> {
-  const cache = registry.store.cache;
+  const cache = registry.store.objects;
   await cache.catchUp();
   const wanted = new Set(SYSTEM_NAMESPACES);
   for (const o of cache.allObjects()) if (o.key.namespace) wanted.add(o.key.namespace);

@@ -15,7 +15,7 @@ export async function bootstrapRbac(registry: Registry): Promise<void> {
   for (const [plural, objects] of pairs) {
     const kind = kindByPlural(plural)!;
     for (const obj of objects) {
-      if (registry.store.cache.get({ resource: plural, namespace: "", name: obj.metadata.name })) continue;
+      if (registry.store.objects.get({ resource: plural, namespace: "", name: obj.metadata.name })) continue;
       try {
         await registry.create(kind, undefined, structuredClone(obj), OPTIONS);
       } catch (err) {

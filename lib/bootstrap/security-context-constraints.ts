@@ -160,7 +160,7 @@ export const RESTRICTED_V2_BINDING: KubeObject = {
 };
 
 async function createIfMissing(registry: Registry, plural: string, obj: KubeObject): Promise<void> {
-  if (registry.store.cache.get({ resource: plural, namespace: "", name: obj.metadata.name! })) return;
+  if (registry.store.objects.get({ resource: plural, namespace: "", name: obj.metadata.name! })) return;
   try {
     await registry.create(kindByPlural(plural)!, undefined, structuredClone(obj), OPTIONS);
   } catch (err) {

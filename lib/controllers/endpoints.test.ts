@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { AdmissionChain } from "../admission/admission-chain";
-import { NamespaceLifecycle } from "../admission/namespace-lifecycle";
+import type { AdmissionPlugin } from "../admission/admission-chain";
 import type { EventRecorder } from "../events/recorder";
 import { kindByPlural } from "../kinds";
 import type { EndpointSubset, Endpoints } from "../kinds/endpoints";
 import { namespace as namespaceKind } from "../kinds/namespace";
 import type { KubeObject } from "../kinds/types";
+import type { Registry } from "../registry/registry";
 import {
   ENDPOINT_CONTROLLER_USER, EndpointsController, HEADLESS_SERVICE_LABEL, LAST_CHANGE_TRIGGER_TIME_ANNOTATION,
   OVER_CAPACITY_ANNOTATION, repackSubsets, rfc3339Nano, truncateSubsets,
@@ -31,15 +31,15 @@ afterEach(async () => {
   c = undefined as unknown as TestCluster;
 });
 
-/** Opens a cluster running only this controller, with a recorder that keeps every Event. */
-async function open(file?: string): Promise<EndpointsController> {
-  c = await openCluster(file, { controllers: false });
+/** Opens a cluster running only this controller, with a recorder that keeps every Event (and more admission when given). */
+async function open(file?: string, admission?: (registry: Registry) => AdmissionPlugin[]): Promise<EndpointsController> {
+  c = await openCluster(file, { controllers: false, admission });
   return startEndpoints();
 }
 
 function startEndpoints(): EndpointsController {
   const recorder: EventRecorder = { event: (object, type, reason, message, component) => recorded.push({ object, type, reason, message, component }) };
-  const informer = new Informer(c.store.cache);
+  const informer = new Informer(c.store.objects);
   const controller = new EndpointsController({ registry: c.registry, informer, recorder });
   informer.start();
   stopEndpoints = () => { controller.stop(); informer.stop(); };
@@ -327,13 +327,11 @@ describe("endpoints controller", () => {
   });
 
   it("writes as the endpoint-controller, and gives up quietly on a namespace being terminated", async () => {
-    const controller = await open();
-    await createNamespace(c, "shop");
     const seen: { user?: string; name: string }[] = [];
-    c.registry.admission = new AdmissionChain([
-      new NamespaceLifecycle((name) => c.store.cache.get({ resource: namespaceKind.plural, namespace: "", name })?.object, () => c.store.cache.catchUp()),
+    const controller = await open(undefined, () => [
       { name: "Spy", validate: (req) => { if (req.kind.kind === "Endpoints") seen.push({ user: req.user?.username, name: req.name }); } },
     ]);
+    await createNamespace(c, "shop");
     await createService("shop", "web", { selector: { app: "web" }, ports: [{ port: 80 }] });
     await waitEndpoints("shop", "web", () => true, "endpoints");
     expect(seen[0]).toEqual({ user: ENDPOINT_CONTROLLER_USER.username, name: "web" });

@@ -17,7 +17,7 @@ const ev = (name: string, lastTimestamp?: string) => ({
 });
 
 function startTTL(c: TestCluster, ttlSeconds: number, sweepIntervalMs?: number) {
-  const informer = new Informer(c.store.cache);
+  const informer = new Informer(c.store.objects);
   const controller = new EventTTLController({ registry: c.registry, informer, ttlSeconds, sweepIntervalMs });
   informer.start();
   stop = () => { informer.stop(); controller.stop(); };
@@ -74,6 +74,6 @@ describe("EventTTLController", () => {
     const controller = startTTL(cluster, 2);
     expect(performance.now() - started, "scheduling 10,000 Events").toBeLessThan(1000);
     expect(controller.size).toBe(10_000);
-    await eventually(() => cluster!.store.cache.list("events", { namespace: "ttl" }).length === 0, 60_000, "every Event to expire");
+    await eventually(() => cluster!.store.objects.list("events", { namespace: "ttl" }).length === 0, 60_000, "every Event to expire");
   }, 90_000);
 });

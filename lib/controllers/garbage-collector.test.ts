@@ -54,7 +54,7 @@ describe("garbage collector", () => {
     const c = await cluster();
     await tree(c);
     const order: string[] = [];
-    c.store.cache.listeners.add((e) => { if (e.type === "DELETED") order.push(e.key.name); });
+    c.store.objects.listeners.add((e) => { if (e.type === "DELETED") order.push(e.key.name); });
     const answer = objectOf(await c.registry.delete(cmKind, "shop", "owner", { ...del, propagationPolicy: "Foreground" }));
     expect(answer.metadata.finalizers).toEqual(["foregroundDeletion"]);
     expect(answer.metadata.deletionTimestamp).toBeTruthy();
@@ -180,7 +180,7 @@ describe("garbage collector", () => {
     await first.close();
 
     const second = await openCluster(first.file, { controllers: false });
-    const informer = new Informer(second.store.cache);
+    const informer = new Informer(second.store.objects);
     const gc = new GarbageCollector({ registry: second.registry, informer, kinds });
     informer.start();
     try {

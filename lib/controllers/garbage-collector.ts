@@ -144,14 +144,14 @@ export class GarbageCollector {
 
   private byUid(uid: string): KubeObject | undefined {
     const key = this.located.get(uid);
-    const found = key ? this.registry.store.cache.get(key)?.object : undefined;
+    const found = key ? this.registry.store.objects.get(key)?.object : undefined;
     return found?.metadata.uid === uid ? found : undefined;
   }
 
   // --- decisions ---------------------------------------------------------------------------------------
 
   async sync(uid: string): Promise<void> {
-    await this.registry.store.cache.catchUp();
+    await this.registry.store.objects.catchUp();
     const obj = this.byUid(uid);
     if (!obj) return;
     if (isOrphaning(obj)) await this.orphanDependents(obj);
@@ -235,7 +235,7 @@ export class GarbageCollector {
         this.reportInvalidNamespace(item, ref);
         return undefined;
       }
-      const owner = this.registry.store.cache.get({ resource: kind.plural, namespace: kind.namespaced ? namespace : "", name: ref.name })?.object;
+      const owner = this.registry.store.objects.get({ resource: kind.plural, namespace: kind.namespaced ? namespace : "", name: ref.name })?.object;
       if (!owner || owner.metadata.uid !== ref.uid) {
         const elsewhere = this.byUid(ref.uid);
         if (elsewhere && kind.namespaced && elsewhere.metadata.namespace !== namespace) this.reportInvalidNamespace(item, ref);

@@ -75,7 +75,7 @@ export function startControllers(ctx: ControllerContext): () => Promise<void> {
 function runControllers(ctx: ControllerContext): () => void {
   const onError = ctx.onError ?? (() => {});
   const recorder = ctx.recorder ?? noEvents;
-  const informer = new Informer(ctx.registry.store.cache, (err) => onError("informer", "", err));
+  const informer = new Informer(ctx.registry.store.objects, (err) => onError("informer", "", err));
   const controllers = [
     new NamespaceDeleter({ registry: ctx.registry, informer, kinds: ctx.kinds ?? allKinds, onError: (k, e) => onError("namespace", k, e) }),
     new ServiceAccountController({ registry: ctx.registry, informer, onError: (k, e) => onError("serviceaccount", k, e) }),

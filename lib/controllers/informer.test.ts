@@ -13,7 +13,7 @@ describe("informer", () => {
     await c.registry.create(configMaps, "default", { metadata: { name: "old" }, data: { v: "1" } }, write);
     const seen: string[] = [];
     const all: InformerEvent[] = [];
-    const informer = new Informer(c.store.cache)
+    const informer = new Informer(c.store.objects)
       .on("configmaps", (e) => seen.push(`${e.type} ${e.key.name} ${String((e.old?.data as Record<string, string> | undefined)?.v ?? "-")}`))
       .on(ALL_RESOURCES, (e) => all.push(e));
     informer.start();
@@ -32,7 +32,7 @@ describe("informer", () => {
     c = await openCluster(undefined, { controllers: false, admission: false });
     const errors: unknown[] = [];
     const names: string[] = [];
-    const informer = new Informer(c.store.cache, (e) => errors.push(e))
+    const informer = new Informer(c.store.objects, (e) => errors.push(e))
       .on("configmaps", () => { throw new Error("boom"); })
       .on("configmaps", (e) => names.push(e.key.name));
     informer.start();

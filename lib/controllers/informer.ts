@@ -15,7 +15,7 @@ export interface InformerEvent {
 
 export type InformerHandler = (event: InformerEvent) => void;
 
-/** What the informer reads: the watch cache (lib/storage's WatchCache satisfies it). */
+/** What the informer reads: the watch cache (lib/storage's ObjectStore satisfies it). */
 export interface InformerSource {
   allObjects(): IterableIterator<StoredObject>;
   get(key: ObjectKey): StoredObject | undefined;

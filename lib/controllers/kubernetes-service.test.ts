@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { AdmissionChain } from "../admission/admission-chain";
 import { ServiceAllocation } from "../admission/service-allocation";
 import { serviceAllocatorFor, type ServiceAllocator } from "../allocators/service-allocator";
 import { isStatusError } from "../status";
@@ -29,19 +28,20 @@ afterEach(async () => {
 
 /** A store with the system namespaces and kube's service address allocation, as the server runs it. */
 async function open(): Promise<void> {
-  c = await openCluster(undefined, { controllers: false });
-  allocator = serviceAllocatorFor(c.store, { serviceClusterIPRange: "10.96.0.0/12", serviceNodePortRange: { base: 30000, size: 2768 } });
-  c.registry.admission = new AdmissionChain([
-    ...c.registry.admission.plugins,
-    new ServiceAllocation(allocator, (ns, name) => !!c.store.cache.get({ resource: "services", namespace: ns, name })),
-  ]);
+  c = await openCluster(undefined, {
+    controllers: false,
+    admission: (registry) => {
+      allocator = serviceAllocatorFor(registry.store, { serviceClusterIPRange: "10.96.0.0/12", serviceNodePortRange: { base: 30000, size: 2768 } });
+      return [new ServiceAllocation(allocator, (ns, name) => !!registry.store.objects.get({ resource: "services", namespace: ns, name }))];
+    },
+  });
   await createNamespace(c, "default");
   await createNamespace(c, "kube-system");
 }
 
 /** One replica's controller on its own informer; `clock.offsetMs` moves its idea of now. */
 function replica(advertiseAddress: string, port = 6443, clock = { offsetMs: 0 }): KubernetesServiceController {
-  const informer = new Informer(c.store.cache);
+  const informer = new Informer(c.store.objects);
   const controller = new KubernetesServiceController({
     registry: c.registry, informer, clusterIP: "10.96.0.1", port, advertiseAddress, leaseDurationSeconds: 15,
     hostname: "node-1", now: () => Date.now() + clock.offsetMs,
@@ -112,7 +112,7 @@ describe("the kubernetes Service", () => {
 
   it("does not fight the endpoints controller, which leaves a selectorless Service's Endpoints alone", async () => {
     await open();
-    const informer = new Informer(c.store.cache);
+    const informer = new Informer(c.store.objects);
     const ec = new EndpointsController({ registry: c.registry, informer });
     informer.start();
     stops.push(() => { ec.stop(); informer.stop(); });

@@ -186,7 +186,7 @@ export type StartKubernetesServiceOptions = Omit<KubernetesServiceOptions, "info
  * waits for its first pass, bounded: a server then starts serving with the Service and its own address in place.
  */
 export async function startKubernetesService(opts: StartKubernetesServiceOptions): Promise<() => Promise<void>> {
-  const informer = new Informer(opts.registry.store.cache, (err) => opts.onError?.("informer", err));
+  const informer = new Informer(opts.registry.store.objects, (err) => opts.onError?.("informer", err));
   const controller = new KubernetesServiceController({ ...opts, informer });
   informer.start();
   let timeout: NodeJS.Timeout | undefined;

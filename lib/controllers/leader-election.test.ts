@@ -68,7 +68,7 @@ describe("LeaderElector", () => {
     await eventually(() => eb.isLeader, 2000, "b to take over");
     expect(Date.now() - stoppedAt, "no wait for the lease to expire").toBeLessThan(600);
     expect(log).toEqual(["a started", "a stopped", "b started"]);
-    await b.store.cache.catchUp();
+    await b.store.objects.catchUp();
     expect(leaseIn(b)!.spec).toMatchObject({ holderIdentity: "b", leaseTransitions: 1, leaseDurationSeconds: 1 });
   });
 

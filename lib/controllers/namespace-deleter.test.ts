@@ -48,7 +48,7 @@ describe("namespace deletion", () => {
     const deletions = c.events.filter((e) => e.type === "DELETED").map((e) => `${e.key.resource}/${e.key.namespace}/${e.key.name}`);
     expect(deletions.at(-1)).toBe("namespaces//busy");
     expect(deletions).toEqual(expect.arrayContaining(["configmaps/busy/a", "configmaps/busy/b", "secrets/busy/s", "serviceaccounts/busy/default"]));
-    expect(c.store.cache.list("configmaps", { namespace: "busy" })).toEqual([]);
+    expect(c.store.objects.list("configmaps", { namespace: "busy" })).toEqual([]);
     expect(cached(c, "configmaps", "other", "elsewhere")).toBeDefined();
   });
 
@@ -109,7 +109,7 @@ describe("namespace deletion", () => {
 
     const second = await cluster(first.file);
     await eventually(gone(second, "interrupted"), 2000, "namespace removal after restart");
-    expect(second.store.cache.list("configmaps", { namespace: "interrupted" })).toEqual([]);
+    expect(second.store.objects.list("configmaps", { namespace: "interrupted" })).toEqual([]);
   });
 
   it("answers a repeated delete of a terminating namespace with kube's 409 and changes nothing", async () => {
@@ -121,7 +121,7 @@ describe("namespace deletion", () => {
       code: 409, reason: "Conflict",
       message: `Operation cannot be fulfilled on namespaces "twice": The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.`,
     });
-    const stored = c.registry.store.cache.get({ resource: "namespaces", namespace: "", name: "twice" })!.object;
+    const stored = c.registry.store.objects.get({ resource: "namespaces", namespace: "", name: "twice" })!.object;
     expect(stored.metadata.resourceVersion).toBe(first.metadata.resourceVersion);
   });
 });

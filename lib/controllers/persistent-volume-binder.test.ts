@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { AdmissionChain } from "../admission/admission-chain";
 import { StorageObjectInUseProtection } from "../admission/storage-object-in-use-protection";
 import type { EventRecorder } from "../events/recorder";
 import { persistentVolume as volumeKind, type PersistentVolume } from "../kinds/persistent-volume";
@@ -26,13 +25,12 @@ afterEach(async () => {
 
 /** A cluster with the storage admission plug-in and only the three volume controllers (unless `controllers: false`). */
 async function cluster(file?: string, opts: { controllers?: boolean } = {}): Promise<VolumeCluster> {
-  const c = await openCluster(file, { controllers: false });
-  c.registry.admission = new AdmissionChain([...c.registry.admission.plugins, new StorageObjectInUseProtection()]);
+  const c = await openCluster(file, { controllers: false, admission: () => [new StorageObjectInUseProtection()] });
   const recorded: Recorded[] = [];
   const recorder: EventRecorder = {
     event: (o, type, reason, message, component) => recorded.push({ kind: o.kind ?? "", name: o.metadata.name ?? "", type, reason, message, component }),
   };
-  const informer = new Informer(c.store.cache);
+  const informer = new Informer(c.store.objects);
   const binder = new PersistentVolumeBinder({ registry: c.registry, informer, recorder, resyncMs: 0 });
   const others = [new PvcProtectionController({ registry: c.registry, informer }), new PvProtectionController({ registry: c.registry, informer })];
   if (opts.controllers !== false) informer.start();
@@ -254,10 +252,10 @@ describe("persistent volume binder", () => {
     for (const n of [1, 2, 3]) await createVolume(a, `pv-${n}`, pvSpec("1Gi"));
     await Promise.all([1, 2, 3, 4, 5].map((n) => createClaim(n % 2 ? a : b, `claim-${n}`, "1Gi")));
 
-    await eventually(() => a.store.cache.list("persistentvolumes").every((o) => (o.object as PersistentVolume).status?.phase === "Bound"), 4000, "all volumes Bound");
+    await eventually(() => a.store.objects.list("persistentvolumes").every((o) => (o.object as PersistentVolume).status?.phase === "Bound"), 4000, "all volumes Bound");
     await Promise.all([a.binder.idle(), b.binder.idle()]);
-    await a.store.cache.catchUp();
-    const claims = a.store.cache.list("persistentvolumeclaims", { namespace: "shop" }).map((o) => o.object as PersistentVolumeClaim);
+    await a.store.objects.catchUp();
+    const claims = a.store.objects.list("persistentvolumeclaims", { namespace: "shop" }).map((o) => o.object as PersistentVolumeClaim);
     const boundClaims = claims.filter((x) => x.spec?.volumeName);
     expect(boundClaims).toHaveLength(3);
     expect(new Set(boundClaims.map((x) => x.spec?.volumeName)).size).toBe(3);

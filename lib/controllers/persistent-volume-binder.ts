@@ -320,7 +320,7 @@ export class PersistentVolumeBinder {
     let claim = this.claim(ref.namespace, ref.name);
     if (!claim && volume.status?.phase !== RELEASED && volume.status?.phase !== FAILED) {
       // Releasing is not undone: make sure the cache is not merely behind a claim created elsewhere.
-      await this.registry.store.cache.catchUp();
+      await this.registry.store.objects.catchUp();
       claim = this.claim(ref.namespace, ref.name);
     }
     if (claim && claim.metadata.uid !== ref.uid) claim = undefined;
@@ -382,7 +382,7 @@ export class PersistentVolumeBinder {
 
   /** Recycle is deprecated and no recycler runs here (no kubelet to run kube's scrubber pod): the volume fails. */
   private async recycleVolume(name: string): Promise<void> {
-    await this.registry.store.cache.catchUp();
+    await this.registry.store.objects.catchUp();
     const volume = this.volume(name);
     if (!volume || !this.isVolumeReleased(volume)) return;
     await this.updateVolumePhaseWithEvent(volume, FAILED, "VolumeFailedRecycle", "No recycler plugin found for the volume!");
@@ -390,7 +390,7 @@ export class PersistentVolumeBinder {
 
   /** No storage backend sits behind a volume here, so deleting it is deleting the object. */
   private async deleteVolume(name: string): Promise<void> {
-    await this.registry.store.cache.catchUp();
+    await this.registry.store.objects.catchUp();
     const volume = this.volume(name);
     if (!volume || volume.metadata.deletionTimestamp || !this.isVolumeReleased(volume)) return;
     try {

@@ -114,7 +114,7 @@ export class PvcProtectionController {
   private async isBeingUsed(claim: KubeObject): Promise<boolean> {
     const used = () => this.informer.list(podKind.plural, claim.metadata.namespace).some((pod) => podUsesClaim(pod, claim));
     if (used()) return true;
-    await this.registry.store.cache.catchUp();
+    await this.registry.store.objects.catchUp();
     return used();
   }
 

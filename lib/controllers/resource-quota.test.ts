@@ -1,7 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { isStatusError } from "../status";
-import { AdmissionChain } from "../admission/admission-chain";
-import { NamespaceLifecycle } from "../admission/namespace-lifecycle";
 import { resourceQuotaAdmission } from "../admission/resource-quota";
 import { kindByPlural, kinds } from "../kinds";
 import type { ResourceQuota } from "../kinds/resource-quota";
@@ -26,12 +24,8 @@ afterEach(async () => {
 
 /** A cluster with quota admission and only the quota controller (a short settle window keeps tests quick). */
 async function open(file?: string, withController = true): Promise<TestCluster> {
-  c = await openCluster(file, { controllers: false });
-  const cache = c.store.cache;
-  c.registry.admission = new AdmissionChain([
-    new NamespaceLifecycle((name) => cache.get({ resource: "namespaces", namespace: "", name })?.object, () => cache.catchUp()),
-    resourceQuotaAdmission(c.registry),
-  ]);
+  c = await openCluster(file, { controllers: false, admission: (registry) => [resourceQuotaAdmission(registry)] });
+  const cache = c.store.objects;
   if (withController) {
     informer = new Informer(cache);
     controller = new ResourceQuotaController({ registry: c.registry, informer, kinds, settleMs: 300, debounceMs: 10 });
@@ -93,7 +87,7 @@ describe("resource quota controller and admission", () => {
     for (const r of results) {
       if (r.status === "rejected") expect(String(r.reason.message)).toMatch(/^configmaps "c\d+" is forbidden: exceeded quota: q, requested: configmaps=1, used: configmaps=3, limited: configmaps=3$/);
     }
-    expect(c.store.cache.list("configmaps", { namespace: "race" })).toHaveLength(3);
+    expect(c.store.objects.list("configmaps", { namespace: "race" })).toHaveLength(3);
     expect(status("race", "q")!.used).toEqual({ configmaps: "3" });
   });
 

@@ -17,7 +17,7 @@ afterEach(async () => { stop(); await c.close(); });
 /** A cluster whose only controller is the publisher (so nothing else writes ConfigMaps). */
 async function withPublisher(file?: string): Promise<RootCAPublisher> {
   c = await openCluster(file, { controllers: false });
-  const informer = new Informer(c.store.cache);
+  const informer = new Informer(c.store.objects);
   const publisher = new RootCAPublisher({ registry: c.registry, informer, caPem: CA });
   informer.start();
   stop = () => { publisher.stop(); informer.stop(); };

@@ -47,7 +47,7 @@ describe("service account controller", () => {
     c = await openCluster(file, { controllers: false });
     const { ServiceAccountController } = await import("./service-account");
     const { Informer } = await import("./informer");
-    const informer = new Informer(c.store.cache);
+    const informer = new Informer(c.store.objects);
     const controller = new ServiceAccountController({ registry: c.registry, informer });
     informer.start();
     await controller.queue.idle();

@@ -17,13 +17,12 @@ const open: Setup[] = [];
 
 async function setup(settleMs = 30_000): Promise<Setup> {
   const store = await openStore({ databaseUrl: tempDatabase(), compactionWindowSeconds: 300, pollIntervalMs: 50 });
-  const registry = new Registry(store, kinds);
   const config = { serviceClusterIPRange: "10.96.0.0/24", serviceNodePortRange: { base: 30000, size: 2768 } };
   const allocator = serviceAllocatorFor(store, config, { settleMs });
-  registry.admission = new AdmissionChain([new ServiceAllocation(allocator)]);
+  const registry = new Registry(store, kinds, { admission: new AdmissionChain([new ServiceAllocation(allocator)]) });
   await registry.create(namespaceKind, undefined, { metadata: { name: "default" } }, write);
   const events: string[] = [];
-  const informer = new Informer(store.cache);
+  const informer = new Informer(store.objects);
   const repair = new ServiceAllocationRepair({
     allocator: serviceAllocatorFor(store, config, { settleMs }), informer,
     recorder: { event: (o, type, reason, message) => events.push(`${o.metadata.name} ${type} ${reason} ${message}`) },
@@ -64,7 +63,7 @@ describe("ServiceAllocationRepair", () => {
     const created = objectOf(await s.registry.create(serviceKind, "default", svc("a"), write));
     const ip = (created.spec as { clusterIP: string }).clusterIP;
     const rec = s.allocator.record("ip", ip)!;
-    await s.store.log.commit({ type: "delete", key: rec.key, object: rec.object, expectRev: rec.rev });
+    await s.store.writer.commit({ type: "delete", key: rec.key, object: rec.object, expectRev: rec.rev });
     await s.allocator.allocatePort(30500, { namespace: "default", name: "gone", uid: "x" }, false);
     await s.repair.fullPass();
     expect(s.allocator.record("ip", ip)).toBeDefined();

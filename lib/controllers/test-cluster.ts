@@ -3,7 +3,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { AdmissionChain } from "../admission/admission-chain";
+import { AdmissionChain, type AdmissionPlugin } from "../admission/admission-chain";
 import { NamespaceLifecycle } from "../admission/namespace-lifecycle";
 import { StorageObjectInUseProtection } from "../admission/storage-object-in-use-protection";
 import { kinds } from "../kinds";
@@ -30,17 +30,24 @@ export interface TestCluster {
 
 export const tempDatabase = () => `file:${mkdtempSync(path.join(tmpdir(), "cc-controllers-"))}/c.db`;
 
-/** Opens (or reopens) a store on `file`; controllers run unless `controllers: false`. */
-export async function openCluster(file = tempDatabase(), opts: { controllers?: boolean; admission?: boolean } = {}): Promise<TestCluster> {
+/**
+ * Opens (or reopens) a store on `file`; controllers run unless `controllers: false`. Admission is
+ * NamespaceLifecycle, followed by what `admission` gives when it is a function; none when it is false.
+ */
+export async function openCluster(
+  file = tempDatabase(),
+  opts: { controllers?: boolean; admission?: boolean | ((registry: Registry) => AdmissionPlugin[]) } = {},
+): Promise<TestCluster> {
   const store = await openStore({ databaseUrl: file, compactionWindowSeconds: 300, pollIntervalMs: 50 });
-  const registry = new Registry(store, kinds);
-  if (opts.admission !== false) {
-    registry.admission = new AdmissionChain([
-      new NamespaceLifecycle((name) => store.cache.get({ resource: namespaceKind.plural, namespace: "", name })?.object, () => store.cache.catchUp()),
-    ]);
-  }
+  const more = opts.admission;
+  const registry = new Registry(store, kinds, {
+    admission: more === false ? undefined : (registry) => new AdmissionChain([
+      new NamespaceLifecycle((name) => store.objects.get({ resource: namespaceKind.plural, namespace: "", name })?.object, () => store.objects.catchUp()),
+      ...(typeof more === "function" ? more(registry) : []),
+    ]),
+  });
   const events: LogEvent[] = [];
-  store.cache.listeners.add((e) => events.push(e));
+  store.objects.listeners.add((e) => events.push(e));
   const stopControllers = opts.controllers === false ? () => {} : startControllers({ registry });
   return {
     file, store, registry, events, stopControllers,
@@ -60,7 +67,7 @@ export async function eventually<T>(check: () => T | undefined | false, timeoutM
 }
 
 export const cached = (c: TestCluster, resource: string, namespace: string, name: string) =>
-  c.store.cache.get({ resource, namespace, name })?.object;
+  c.store.objects.get({ resource, namespace, name })?.object;
 
 export async function createNamespace(c: TestCluster, name: string): Promise<KubeObject> {
   return objectOf(await c.registry.create(namespaceKind, undefined, { metadata: { name } }, write));
@@ -76,9 +83,8 @@ export async function clusterWith(
   make: (c: TestCluster, informer: Informer) => { stop(): void },
   opts: { admission?: boolean } = {},
 ): Promise<TestCluster> {
-  const c = await openCluster(undefined, { controllers: false });
-  if (opts.admission !== false) c.registry.admission = new AdmissionChain([...c.registry.admission.plugins, new StorageObjectInUseProtection()]);
-  const informer = new Informer(c.store.cache);
+  const c = await openCluster(undefined, { controllers: false, admission: opts.admission === false || (() => [new StorageObjectInUseProtection()]) });
+  const informer = new Informer(c.store.objects);
   const controller = make(c, informer);
   informer.start();
   running.push({ c, stop: () => { informer.stop(); controller.stop(); } });

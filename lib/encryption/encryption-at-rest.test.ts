@@ -62,10 +62,10 @@ describe.each(backends)("encryption at rest on %s", (backend) => {
     expect(created.code).toBe(201);
     const rv = Number((created as { object: KubeObject }).object.metadata.resourceVersion);
     await registry.update(secretKind, "default", "db", { ...secret("db"), metadata: { name: "db", namespace: "default", labels: { a: "b" } } } as KubeObject, write);
-    expect(store.cache.get({ resource: "secrets", namespace: "default", name: "db" })!.object.data).toEqual({ password: VALUE_B64 });
-    await other.cache.waitFor(rv + 1);
-    expect(other.cache.get({ resource: "secrets", namespace: "default", name: "db" })!.object.data).toEqual({ password: VALUE_B64 });
-    expect(other.cache.get({ resource: "secrets", namespace: "default", name: "db" })!.object.metadata.labels).toEqual({ a: "b" });
+    expect(store.objects.get({ resource: "secrets", namespace: "default", name: "db" })!.object.data).toEqual({ password: VALUE_B64 });
+    await other.objects.waitFor(rv + 1);
+    expect(other.objects.get({ resource: "secrets", namespace: "default", name: "db" })!.object.data).toEqual({ password: VALUE_B64 });
+    expect(other.objects.get({ resource: "secrets", namespace: "default", name: "db" })!.object.metadata.labels).toEqual({ a: "b" });
 
     const state = (await rawState(url))!;
     const rows = state.rows.filter((r) => r.resource === "secrets");
@@ -77,7 +77,7 @@ describe.each(backends)("encryption at rest on %s", (backend) => {
     // After a restart the cache is rebuilt from the encrypted rows.
     await closeAll();
     const again = await open(url, t);
-    expect(again.cache.get({ resource: "secrets", namespace: "default", name: "db" })!.object.data).toEqual({ password: VALUE_B64 });
+    expect(again.objects.get({ resource: "secrets", namespace: "default", name: "db" })!.object.data).toEqual({ password: VALUE_B64 });
   });
 
   it("rotates keys as kube documents: an unchanged replace of a stale Secret rewrites it with the new key", async () => {
@@ -91,7 +91,7 @@ describe.each(backends)("encryption at rest on %s", (backend) => {
     await closeAll();
 
     const replaceAll = async () => {
-      for (const o of store.cache.list("secrets")) {
+      for (const o of store.objects.list("secrets")) {
         const r = await registry.update(secretKind, o.key.namespace, o.key.name, structuredClone(o.object), write);
         expect(r.code).toBe(200);
       }
@@ -102,23 +102,23 @@ describe.each(backends)("encryption at rest on %s", (backend) => {
     store = await open(url, transformer([{ aescbc: { keys: [key1] } }, { identity: {} }]));
     registry = new Registry(store, kinds);
     registries.push(registry);
-    expect(store.cache.get({ resource: "secrets", namespace: "default", name: "a" })!.stale).toBe(true);
+    expect(store.objects.get({ resource: "secrets", namespace: "default", name: "a" })!.stale).toBe(true);
     await replaceAll();
     expect(await prefixes()).toEqual(["k8s:enc:aescbc:v1:key1", "k8s:enc:aescbc:v1:key1"]);
     // A second unchanged replace is a no-op again (same resourceVersion), as in kube.
-    const rvBefore = store.cache.get({ resource: "secrets", namespace: "default", name: "a" })!.rev;
-    const noop = await registry.update(secretKind, "default", "a", structuredClone(store.cache.get({ resource: "secrets", namespace: "default", name: "a" })!.object), write);
+    const rvBefore = store.objects.get({ resource: "secrets", namespace: "default", name: "a" })!.rev;
+    const noop = await registry.update(secretKind, "default", "a", structuredClone(store.objects.get({ resource: "secrets", namespace: "default", name: "a" })!.object), write);
     expect((noop as { object: KubeObject }).object.metadata.resourceVersion).toBe(String(rvBefore));
     await closeAll();
 
     // Step 1: key2 added second (every replica restarted with it), step 2: key2 moved first, rewrite.
     store = await open(url, transformer([{ aescbc: { keys: [key1, key2] } }]));
-    expect(store.cache.get({ resource: "secrets", namespace: "default", name: "a" })!.stale).toBe(false);
+    expect(store.objects.get({ resource: "secrets", namespace: "default", name: "a" })!.stale).toBe(false);
     await closeAll();
     store = await open(url, transformer([{ aescbc: { keys: [key2, key1] } }]));
     registry = new Registry(store, kinds);
     registries.push(registry);
-    expect(store.cache.list("secrets").map((o) => o.stale)).toEqual([true, true]);
+    expect(store.objects.list("secrets").map((o) => o.stale)).toEqual([true, true]);
     await replaceAll();
     expect(await prefixes()).toEqual(["k8s:enc:aescbc:v1:key2", "k8s:enc:aescbc:v1:key2"]);
     await closeAll();
@@ -126,12 +126,12 @@ describe.each(backends)("encryption at rest on %s", (backend) => {
     // Step 4: key1 removed: everything still reads. The log entries written with key1 (or in clear) can no
     // longer be read: the watch history starts after them, as if compacted there, and the store still opens.
     store = await open(url, transformer([{ aescbc: { keys: [key2] } }]));
-    expect(store.cache.list("secrets").map((o) => o.object.data)).toEqual([{ password: VALUE_B64 }, { password: VALUE_B64 }]);
+    expect(store.objects.list("secrets").map((o) => o.object.data)).toEqual([{ password: VALUE_B64 }, { password: VALUE_B64 }]);
     const log = (await rawState(url))!.log;
     const lastOld = Math.max(...log.filter((l) => !l.object.startsWith("k8s:enc:aescbc:v1:key2:")).map((l) => l.rev));
     expect(lastOld).toBeGreaterThan(0);
-    expect(store.cache.historyStartRev).toBeGreaterThanOrEqual(lastOld);
-    expect(store.cache.rev).toBe(lastOld + 2);
+    expect(store.objects.historyStartRev).toBeGreaterThanOrEqual(lastOld);
+    expect(store.objects.rev).toBe(lastOld + 2);
     await closeAll();
     // Without key2 the store refuses to open, naming the object and the key, never the value.
     const error = await openStore({ databaseUrl: url, compactionWindowSeconds: 300, transformer: transformer([{ aescbc: { keys: [key1] } }]) }).catch((e: Error) => e);
@@ -150,6 +150,6 @@ describe.each(backends)("encryption at rest on %s", (backend) => {
     expect((await rawState(url))!.rows.find((r) => r.resource === "secrets")!.object.startsWith(`k8s:enc:${provider}:v1:key1:`)).toBe(true);
     expect(await leaks(url)).toEqual([]);
     await closeAll();
-    expect((await open(url, t)).cache.get({ resource: "secrets", namespace: "default", name: "db" })!.object.data).toEqual({ password: VALUE_B64 });
+    expect((await open(url, t)).objects.get({ resource: "secrets", namespace: "default", name: "db" })!.object.data).toEqual({ password: VALUE_B64 });
   });
 });

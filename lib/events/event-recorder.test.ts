@@ -9,7 +9,7 @@ let cluster: TestCluster;
 afterEach(async () => cluster?.close());
 
 const eventsIn = (ns: string) =>
-  cluster.store.cache.list(eventKind.plural, { namespace: ns }).map((o) => o.object as Event)
+  cluster.store.objects.list(eventKind.plural, { namespace: ns }).map((o) => o.object as Event)
     .sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
 
 async function setup(now: () => number = Date.now) {

@@ -5,8 +5,8 @@
 import type { UserInfo } from "../auth/user-info";
 import type { Authorizer } from "../authz/attributes";
 import { errors } from "../status";
-import { parseRequestPath } from "../api/request-info";
-import { groupResource, kindByPlural, servedGroups } from "../kinds";
+import type { RequestInfo } from "../request/request-info";
+import { groupResource, kindByPlural } from "../kinds";
 import type { Registry } from "../registry/registry";
 import type { HistoryEntry } from "../storage";
 import { HISTORY_API_VERSION, listableKinds, type HistoryRequest } from "./history-request";
@@ -50,18 +50,19 @@ function revision(e: HistoryEntry, withResource = false): HistoryRevision {
   };
 }
 
-const kindGroups = new Set(servedGroups());
-
-/** The JSON answer of an authorized history request. */
+/**
+ * The JSON answer of an authorized history request. `object`: what the object path of an object's history
+ * addresses, as the pipeline parsed it (once, with the rest of the request).
+ */
 export async function historyAnswer(
-  registry: Registry, authorizer: Authorizer, user: UserInfo, req: HistoryRequest, q: URLSearchParams,
+  registry: Registry, authorizer: Authorizer, user: UserInfo, req: HistoryRequest, q: URLSearchParams, object?: RequestInfo,
 ): Promise<unknown> {
-  const log = registry.store.log;
-  const rev = String(registry.store.cache.rev);
+  const log = registry.store.history;
+  const rev = String(registry.store.objects.rev);
   switch (req.type) {
     case "object": {
-      const info = parseRequestPath(req.objectPath, (g) => kindGroups.has(g));
-      if (info.type !== "resource" || info.name === undefined || info.subresource || info.watchPath) throw errors.routeNotFound();
+      const info = object;
+      if (info?.type !== "resource" || info.name === undefined || info.subresource || info.watchPath) throw errors.routeNotFound();
       const kind = info.kind.servedFrom ?? info.kind;
       const limit = integer(q, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
       const before = q.get("before") ? integer(q, "before", 0, 1, Number.MAX_SAFE_INTEGER) : undefined;

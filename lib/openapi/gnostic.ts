@@ -6,96 +6,54 @@
 // value is the YAML text of the JSON value, `enum`/`default`/`example` become Any{yaml}, oneofs are chosen as
 // gnostic does (a parameter by `in`, an item by `$ref`, a security scheme by `type`). Fields are written in field
 // number order and proto3 defaults (empty strings, false, 0, empty lists) are left out, as Go's proto.Marshal does.
-// Pure and browser-safe (Uint8Array, TextEncoder); a construct the documents never use throws instead of being
-// dropped.
+// Pure (no I/O), written with lib/codec's protobuf writer; a construct the documents never use throws instead of
+// being dropped.
 import { stringify } from "yaml";
+import { WIRE_BYTES } from "../codec/protobuf/wire";
+import { Writer as WireWriter } from "../codec/protobuf/writer";
 
 type Json = unknown;
 type JsonObject = Record<string, Json>;
 
-const utf8 = new TextEncoder();
-
-/** A growable protobuf writer. */
+/**
+ * proto3's rules for the message fields gnostic declares, over lib/codec's wire-format writer: defaults (empty
+ * strings, false, 0, absent lists) are left out, a present message is written even when it encodes to nothing.
+ */
 class Writer {
-  private buf = new Uint8Array(256);
-  private len = 0;
-
-  private reserve(n: number): void {
-    if (this.len + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < this.len + n) size *= 2;
-    const next = new Uint8Array(size);
-    next.set(this.buf.subarray(0, this.len));
-    this.buf = next;
-  }
-
-  private varint(v: number): void {
-    this.reserve(10);
-    if (v < 0) {
-      // Negative int64: two's complement, ten bytes.
-      let x = BigInt.asUintN(64, BigInt(v));
-      while (x >= 0x80n) {
-        this.buf[this.len++] = Number(x & 0x7fn) | 0x80;
-        x >>= 7n;
-      }
-      this.buf[this.len++] = Number(x);
-      return;
-    }
-    while (v >= 0x80) {
-      this.buf[this.len++] = (v % 0x80) | 0x80;
-      v = Math.floor(v / 0x80);
-    }
-    this.buf[this.len++] = v;
-  }
-
-  private key(field: number, wire: 0 | 1 | 2): void {
-    this.varint(field * 8 + wire);
-  }
-
-  bytes(field: number, data: Uint8Array): void {
-    this.key(field, 2);
-    this.varint(data.length);
-    this.reserve(data.length);
-    this.buf.set(data, this.len);
-    this.len += data.length;
-  }
+  constructor(private readonly out = new WireWriter()) {}
 
   /** A proto3 string: left out when empty. */
   string(field: number, s: string | undefined): void {
-    if (s) this.bytes(field, utf8.encode(s));
+    if (s) this.out.string(field, s);
   }
 
   strings(field: number, list: string[] | undefined): void {
-    for (const s of list ?? []) this.bytes(field, utf8.encode(s));
+    for (const s of list ?? []) this.out.string(field, s);
   }
 
   /** A proto3 bool: left out when false unless `always` (a oneof member). */
   bool(field: number, b: boolean | undefined, always = false): void {
     if (!b && !always) return;
-    this.key(field, 0);
-    this.varint(b ? 1 : 0);
+    this.out.int(field, b ? 1 : 0);
   }
 
   int64(field: number, n: number | undefined): void {
     if (!n) return;
-    this.key(field, 0);
-    this.varint(Math.trunc(n));
+    this.out.int(field, Math.trunc(n));
   }
 
   double(field: number, n: number | undefined): void {
     if (!n) return;
-    this.key(field, 1);
-    this.reserve(8);
-    new DataView(this.buf.buffer, this.buf.byteOffset + this.len, 8).setFloat64(0, n, true);
-    this.len += 8;
+    this.out.double(field, n);
   }
 
   /** A nested message: written whenever `value` is present, even when it encodes to nothing. */
   message<T>(field: number, value: T | undefined, encode: (w: Writer, v: T) => void): void {
     if (value === undefined) return;
-    const child = new Writer();
-    encode(child, value);
-    this.bytes(field, child.finish());
+    this.out.key(field, WIRE_BYTES);
+    const at = this.out.fork();
+    encode(this, value);
+    this.out.join(at);
   }
 
   messages<T>(field: number, values: T[] | undefined, encode: (w: Writer, v: T) => void): void {
@@ -103,7 +61,7 @@ class Writer {
   }
 
   finish(): Uint8Array {
-    return this.buf.slice(0, this.len);
+    return this.out.finish();
   }
 }
 

@@ -29,7 +29,7 @@ const scheduled = (name: string, grace = 30, finalizers?: string[]) => podBody(n
 /** The events the cache applies for one object from now on. */
 function eventsFor(c: TestCluster, name: string): { type: string; object: KubeObject }[] {
   const seen: { type: string; object: KubeObject }[] = [];
-  c.store.cache.listeners.add((e) => { if (e.key.name === name) seen.push({ type: e.type, object: e.object }); });
+  c.store.objects.listeners.add((e) => { if (e.key.name === name) seen.push({ type: e.type, object: e.object }); });
   return seen;
 }
 
@@ -47,7 +47,7 @@ const byLabel = (labelSelector: string): ListOptions => ({
   labelSelector, fieldSelector: "", limit: 0, continueToken: "", resourceVersion: "", resourceVersionMatch: "",
   watch: false, allowWatchBookmarks: false, sendInitialEvents: undefined, timeoutSeconds: undefined,
 });
-const cachedPod = (c: TestCluster, name: string) => c.store.cache.get({ resource: "pods", namespace: "shop", name })?.object;
+const cachedPod = (c: TestCluster, name: string) => c.store.objects.get({ resource: "pods", namespace: "shop", name })?.object;
 
 describe("graceful deletion (pods)", () => {
   it("a scheduled pod gets deletionTimestamp = now + its grace, stays readable, and the generation moves", async () => {
@@ -153,7 +153,7 @@ describe("finalizers", () => {
     const accepted = await c.registry.delete(cmKind, "shop", "cfg", { ...del, orphanDependents: false });
     expect(accepted.code).toBe(202);
 
-    const cur = () => c.store.cache.get({ resource: "configmaps", namespace: "shop", name: "cfg" })?.object;
+    const cur = () => c.store.objects.get({ resource: "configmaps", namespace: "shop", name: "cfg" })?.object;
     await c.registry.update(cmKind, "shop", "cfg", { ...cur()!, metadata: { ...cur()!.metadata, finalizers: ["example.com/b"] } }, write);
     expect(cur()).toBeTruthy();
     await c.registry.update(cmKind, "shop", "cfg", { ...cur()!, metadata: { ...cur()!.metadata, finalizers: [] } }, write);
@@ -191,7 +191,7 @@ describe("preconditions and propagation", () => {
     expect(rv.message).toBe(`Operation cannot be fulfilled on ConfigMap "cfg": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (${cm.metadata.resourceVersion}). The object might have been modified`);
     const coll = await refusal(c.registry.deleteCollection(cmKind, "shop", byLabel("app=x"), { ...del, preconditions: { uid: "nope" } }));
     expect(coll.code).toBe(409);
-    expect(c.store.cache.get({ resource: "configmaps", namespace: "shop", name: "cfg" })).toBeTruthy();
+    expect(c.store.objects.get({ resource: "configmaps", namespace: "shop", name: "cfg" })).toBeTruthy();
     await c.registry.delete(cmKind, "shop", "cfg", { ...del, preconditions: { uid: cm.metadata.uid, resourceVersion: cm.metadata.resourceVersion } });
   });
 
@@ -202,6 +202,6 @@ describe("preconditions and propagation", () => {
     expect(objectOf(await c.registry.delete(cmKind, "shop", "fg", { ...del, propagationPolicy: "Foreground" })).metadata.finalizers).toEqual(["foregroundDeletion"]);
     expect(objectOf(await c.registry.delete(cmKind, "shop", "or", { ...del, orphanDependents: true })).metadata.finalizers).toEqual(["orphan"]);
     await c.registry.delete(cmKind, "shop", "fg", { ...del, propagationPolicy: "Background" });
-    expect(c.store.cache.get({ resource: "configmaps", namespace: "shop", name: "fg" })).toBeUndefined();
+    expect(c.store.objects.get({ resource: "configmaps", namespace: "shop", name: "fg" })).toBeUndefined();
   });
 });

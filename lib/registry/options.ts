@@ -3,7 +3,7 @@
 import { errors, field, type FieldError } from "../status";
 import type { UserInfo } from "../auth/user-info";
 import type { KubeObject } from "../kinds/types";
-import { FIELD_MANAGER_MAX_LENGTH, isPrintable } from "../apply/manager-name";
+import { validateFieldManager } from "../validation/field-manager-name";
 
 export type FieldValidation = "Ignore" | "Warn" | "Strict";
 
@@ -97,8 +97,7 @@ export function parseWriteOptions(q: URLSearchParams, optionsKind: Exclude<Optio
   const errs: FieldError[] = [];
   if (optionsKind === "PatchOptions" && !apply && force !== undefined) errs.push(field.forbidden("force", "may not be specified for non-apply patch"));
   if (apply && fieldManager === "") errs.push(field.required("fieldManager", "is required for apply patch"));
-  if (new TextEncoder().encode(fieldManager).length > FIELD_MANAGER_MAX_LENGTH) errs.push(field.tooLong("fieldManager", FIELD_MANAGER_MAX_LENGTH));
-  if (!isPrintable(fieldManager)) errs.push(field.invalid("fieldManager", fieldManager, "invalid characters"));
+  errs.push(...validateFieldManager(fieldManager));
   const dryRun = q.getAll("dryRun");
   if (dryRun.some((v) => v !== "All")) {
     errs.push({ type: "FieldValueNotSupported", field: "dryRun", detail: `Unsupported value: ${goStringSlice(dryRun)}: supported values: "All"` });

@@ -103,18 +103,27 @@ function throwIfInvalid(kind: AnyKind, name: string, errs: FieldError[]): void {
   if (errs.length) throw errors.invalid(kind.kind, name, errs, kind.group || undefined);
 }
 
+export interface RegistryOptions {
+  /**
+   * Every write passes through it (none by default). A function when plug-ins write through the registry
+   * themselves (quota status): it is given the registry being built.
+   */
+  admission?: AdmissionChain | ((registry: Registry) => AdmissionChain);
+}
+
 export class Registry {
   /** Pending graceful deletions, finished when their deletionTimestamp passes. */
   private readonly graceTimers = new Map<string, NodeJS.Timeout>();
   private readonly kindsByPlural: Map<string, AnyKind>;
 
-  /** Every write passes through it (set by the runtime once its plug-ins are built). */
-  admission = new AdmissionChain();
+  /** Every write passes through it. */
+  readonly admission: AdmissionChain;
 
-  constructor(readonly store: Store, kinds: AnyKind[]) {
+  constructor(readonly store: Store, kinds: AnyKind[], options: RegistryOptions = {}) {
     this.kindsByPlural = new Map(kinds.map((k) => [k.plural, k]));
-    store.cache.listeners.add((e) => this.trackDeletion(e));
-    for (const o of store.cache.allObjects()) this.trackDeletion({ rev: o.rev, type: "MODIFIED", key: o.key, object: o.object, json: o.json });
+    this.admission = typeof options.admission === "function" ? options.admission(this) : options.admission ?? new AdmissionChain();
+    store.objects.listeners.add((e) => this.trackDeletion(e));
+    for (const o of store.objects.allObjects()) this.trackDeletion({ rev: o.rev, type: "MODIFIED", key: o.key, object: o.object, json: o.json });
   }
 
   close(): void {
@@ -130,23 +139,23 @@ export class Registry {
 
   async get(kind: AnyKind, namespace: string, name: string, resourceVersion = ""): Promise<Answer> {
     checkResourceVersion(resourceVersion);
-    if (resourceVersion === "") await this.store.cache.catchUp();
+    if (resourceVersion === "") await this.store.objects.catchUp();
     else if (resourceVersion !== "0") await this.waitForRevision(Number(resourceVersion));
-    const found = this.store.cache.get(this.key(kind, namespace, name));
+    const found = this.store.objects.get(this.key(kind, namespace, name));
     if (!found) throw errors.notFound(groupResource(kind), name);
     return { code: 200, object: found.object, json: found.json };
   }
 
   private async waitForRevision(rev: number): Promise<void> {
-    if (!(await this.store.cache.waitFor(rev, 3000))) {
-      throw errors.timeout(`Timeout: Too large resource version: ${rev}, current: ${this.store.cache.rev}`,
+    if (!(await this.store.objects.waitFor(rev, 3000))) {
+      throw errors.timeout(`Timeout: Too large resource version: ${rev}, current: ${this.store.objects.rev}`,
         { causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version", field: "" }], retryAfterSeconds: 1 });
     }
   }
 
   async list(kind: AnyKind, namespace: string | undefined, opts: ListOptions): Promise<ListAnswer> {
     const filter = compileFilter(kind, opts.labelSelector, opts.fieldSelector);
-    const cache = this.store.cache;
+    const cache = this.store.objects;
     const rv = opts.resourceVersion;
     let atRev: number | undefined;
     let after: string | undefined;
@@ -200,7 +209,7 @@ export class Registry {
   /** Namespaces that hold at least one object, plus "default". */
   namespaces(): string[] {
     const names = new Set(["default"]);
-    for (const o of this.store.cache.allObjects()) if (o.key.namespace) names.add(o.key.namespace);
+    for (const o of this.store.objects.allObjects()) if (o.key.namespace) names.add(o.key.namespace);
     return [...names].sort();
   }
 
@@ -221,12 +230,12 @@ export class Registry {
     if (opts.sendInitialEvents !== undefined) {
       initialState = opts.sendInitialEvents;
       if (!fromNow) await this.waitForRevision(Number(rv));
-      else if (rv === "" && initialState) await this.store.cache.catchUp();
+      else if (rv === "" && initialState) await this.store.objects.catchUp();
       if (!initialState) sinceRev = fromNow ? undefined : Number(rv);
     } else {
       initialState = fromNow;
       if (!fromNow) sinceRev = Number(rv);
-      if (rv === "") await this.store.cache.catchUp();
+      if (rv === "") await this.store.objects.catchUp();
     }
     const initialEventsEnd = opts.sendInitialEvents === true || (opts.sendInitialEvents === undefined && fromNow && opts.allowWatchBookmarks);
     return {
@@ -248,7 +257,7 @@ export class Registry {
   }
 
   watch(spec: WatchSpec, sink: WatchSink): () => void {
-    return this.store.cache.watch(spec, sink);
+    return this.store.objects.watch(spec, sink);
   }
 
   // --- create -----------------------------------------------------------------------------------------
@@ -301,23 +310,23 @@ export class Registry {
       meta.selfLink = selfLink(kind, meta.namespace ?? "", meta.name);
       const key = this.key(kind, meta.namespace ?? "", meta.name!);
       if (opts.dryRun) {
-        const existing = this.store.cache.get(key);
+        const existing = this.store.objects.get(key);
         if (existing) throw errors.alreadyExists(groupResource(kind), meta.name!, !!existing.object.metadata.deletionTimestamp);
         return { code: 201, object: obj };
       }
-      const result = await this.store.log.commit({ type: "create", key, object: obj, user: writer(opts.user) });
+      const result = await this.store.writer.commit({ type: "create", key, object: obj, user: writer(opts.user) });
       if (result.ok) return this.answerWrite(201, result.event);
       if (generated && attempt < MAX_GENERATE_ATTEMPTS) { meta.name = generateName(meta.generateName!); continue; }
       if (generated) throw errors.generateNameExhausted(groupResource(kind), meta.name!);
-      await this.store.cache.refresh();
-      const existing = this.store.cache.get(key);
+      await this.store.objects.refresh();
+      const existing = this.store.objects.get(key);
       throw errors.alreadyExists(groupResource(kind), meta.name!, !!existing?.object.metadata.deletionTimestamp);
     }
   }
 
   /** Answer a committed write once the cache has it (so a following read sees it). */
   private async answerWrite(code: number, event: LogEvent): Promise<Answer> {
-    await this.store.cache.waitFor(event.rev);
+    await this.store.objects.waitFor(event.rev);
     return { code, object: event.object, json: event.json };
   }
 
@@ -332,7 +341,7 @@ export class Registry {
       throw errors.badRequest(`the name of the object (${obj.metadata.name ?? ""}) does not match the name on the URL (${name})`);
     }
     const requestedRv = obj.metadata.resourceVersion || undefined;
-    await this.store.cache.catchUp();
+    await this.store.objects.catchUp();
     return this.guaranteedUpdate(kind, namespace, name, opts, (current) => {
       if (!current) {
         if (!kind.allowCreateOnUpdate || opts.subresource) throw errors.notFound(groupResource(kind), name);
@@ -354,7 +363,7 @@ export class Registry {
    * concurrent write makes the patch re-apply to the newer object.
    */
   async patch(kind: AnyKind, namespace: string, name: string, apply: (current: KubeObject) => unknown, opts: WriteOptions & { subresource?: string }): Promise<Answer> {
-    await this.store.cache.catchUp();
+    await this.store.objects.catchUp();
     let pinned = false;
     return this.guaranteedUpdate(kind, namespace, name, opts, (current) => {
       if (!current) throw errors.notFound(groupResource(kind), name);
@@ -383,7 +392,7 @@ export class Registry {
   ): Promise<Answer> {
     const key = this.key(kind, namespace, name);
     for (let attempt = 1; ; attempt++) {
-      const current = this.store.cache.get(key);
+      const current = this.store.objects.get(key);
       const step = prepare(current);
       if ("create" in step) {
         const created = await this.create(kind, kind.namespaced ? namespace : undefined, step.create, opts);
@@ -420,13 +429,13 @@ export class Registry {
       const finishes = !!obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length)
         && (obj.metadata.deletionGracePeriodSeconds ?? 0) === 0 && !kind.holdsDeletion?.(obj);
       if (opts.dryRun) return { code: 200, object: obj };
-      const result = await this.store.log.commit(finishes
+      const result = await this.store.writer.commit(finishes
         ? { type: "delete", key, object: obj, expectRev: current!.rev, user: writer(opts.user) }
         : { type: "update", key, object: obj, expectRev: current!.rev, user: writer(opts.user) });
       if (result.ok) return this.answerWrite(200, result.event);
       if (result.reason === "missing" && !kind.allowCreateOnUpdate) throw errors.notFound(groupResource(kind), name);
       if (pinnedToVersion() || attempt >= MAX_UPDATE_ATTEMPTS) throw errors.conflict(groupResource(kind), name);
-      await this.store.cache.refresh();
+      await this.store.objects.refresh();
     }
   }
 
@@ -469,10 +478,10 @@ export class Registry {
    * or the removal. Answers 202 instead of 200 when the object stays and `orphanDependents: false` was asked.
    */
   async delete(kind: AnyKind, namespace: string, name: string, opts: DeleteOptions): Promise<Answer> {
-    await this.store.cache.catchUp();
+    await this.store.objects.catchUp();
     const key = this.key(kind, namespace, name);
     for (let attempt = 1; ; attempt++) {
-      const current = this.store.cache.get(key);
+      const current = this.store.objects.get(key);
       if (!current) throw errors.notFound(groupResource(kind), name);
       const old = current.object;
       checkPreconditions(kind, old, opts.preconditions);
@@ -486,23 +495,23 @@ export class Registry {
       if (plan.type === "unchanged") return kept(old, current.json);
       if (opts.dryRun) return plan.type === "delete" ? this.deleteAnswer(kind, old, undefined) : kept(plan.object);
       if (plan.type === "delete") {
-        const result = await this.store.log.commit({ type: "delete", key, object: old, expectRev: current.rev, user: writer(opts.user) });
+        const result = await this.store.writer.commit({ type: "delete", key, object: old, expectRev: current.rev, user: writer(opts.user) });
         if (result.ok) {
-          await this.store.cache.waitFor(result.event.rev);
+          await this.store.objects.waitFor(result.event.rev);
           return this.deleteAnswer(kind, result.event.object, result.event.json);
         }
         if (result.reason === "missing") throw errors.notFound(groupResource(kind), name);
       } else {
-        const result = await this.store.log.commit({ type: "update", key, object: plan.object, expectRev: current.rev, user: writer(opts.user) });
+        const result = await this.store.writer.commit({ type: "update", key, object: plan.object, expectRev: current.rev, user: writer(opts.user) });
         if (result.ok) {
-          await this.store.cache.waitFor(result.event.rev);
+          await this.store.objects.waitFor(result.event.rev);
           if (plan.type === "update") return kept(result.event.object, result.event.json);
           return this.removeMarked(kind, key, result.event, opts.user);
         }
         if (result.reason === "missing") throw errors.notFound(groupResource(kind), name);
       }
       if (attempt >= MAX_UPDATE_ATTEMPTS) throw errors.conflict(groupResource(kind), name);
-      await this.store.cache.refresh();
+      await this.store.objects.refresh();
     }
   }
 
@@ -512,13 +521,13 @@ export class Registry {
    * DELETE of the newer state.
    */
   private async removeMarked(kind: AnyKind, key: ObjectKey, marked: LogEvent, user?: WriteOptions["user"]): Promise<Answer> {
-    const result = await this.store.log.commit({ type: "delete", key, object: marked.object, expectRev: marked.rev, user: writer(user) });
+    const result = await this.store.writer.commit({ type: "delete", key, object: marked.object, expectRev: marked.rev, user: writer(user) });
     if (result.ok) {
-      await this.store.cache.waitFor(result.event.rev);
+      await this.store.objects.waitFor(result.event.rev);
       return this.deleteAnswer(kind, result.event.object, result.event.json);
     }
     if (result.reason === "missing") return this.deleteAnswer(kind, marked.object, marked.json);
-    await this.store.cache.refresh();
+    await this.store.objects.refresh();
     return this.delete(kind, key.namespace, key.name, { dryRun: false, preconditions: { uid: marked.object.metadata.uid } });
   }
 

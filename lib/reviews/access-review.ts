@@ -1,6 +1,6 @@
 // SubjectAccessReview, LocalSubjectAccessReview and SelfSubjectAccessReview (authorization.k8s.io/v1):
 // "may this user do this?", answered by the same authorizer that guards every request (`kubectl auth can-i`).
-import type { ActionHandler } from "../api/handler";
+import type { ActionHandler } from "../registry/action-handler";
 import { errors, type FieldError } from "../status";
 import type { UserInfo } from "../auth/user-info";
 import type { Attributes, Authorizer } from "../authz/attributes";

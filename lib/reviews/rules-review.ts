@@ -1,6 +1,6 @@
 // SelfSubjectRulesReview (authorization.k8s.io/v1, `kubectl auth can-i --list`): every rule the caller holds
 // in a namespace, from the authorizer's index.
-import type { ActionHandler } from "../api/handler";
+import type { ActionHandler } from "../registry/action-handler";
 import { errors } from "../status";
 import type { UserInfo } from "../auth/user-info";
 import { answer, asObject, objectField } from "./review-object";

@@ -1,5 +1,5 @@
 // SelfSubjectReview (authentication.k8s.io/v1, `kubectl auth whoami`): the caller's own user info.
-import type { ActionHandler } from "../api/handler";
+import type { ActionHandler } from "../registry/action-handler";
 import { answer, asObject } from "./review-object";
 
 const API_VERSION = "authentication.k8s.io/v1";

@@ -1,6 +1,6 @@
 // TokenReview (authentication.k8s.io/v1): another system asks whether a bearer token is valid and whose it
 // is. Answered with the same authenticator the API uses; the token itself is never echoed back.
-import type { ActionHandler } from "../api/handler";
+import type { ActionHandler } from "../registry/action-handler";
 import { errors } from "../status";
 import type { AuthenticationResult } from "../auth/authenticator";
 import { answer, asObject, objectField } from "./review-object";

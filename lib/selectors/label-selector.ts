@@ -3,7 +3,8 @@
 // errors.badRequest (400). Parsing is a single left-to-right pass with one token of lookahead, and the
 // input size and requirement count are capped, so hostile input costs linear time at most.
 import { errors } from "../status";
-import { byteLength, compareGo, goJSON, goQuote } from "./go-format";
+import { labelValueErrors, qualifiedNameErrors } from "../validation/labels";
+import { compareGo, goJSON, goQuote } from "./go-format";
 
 export type LabelOperator =
   | "Exists" | "DoesNotExist" | "Equals" | "NotEquals" | "In" | "NotIn" | "GreaterThan" | "LessThan";
@@ -22,94 +23,6 @@ export type LabelSelector = LabelRequirement[];
 export const MAX_LABEL_SELECTOR_LENGTH = 1_048_576;
 /** Most requirements one selector may hold. */
 export const MAX_LABEL_REQUIREMENTS = 10_000;
-
-// ---------------------------------------------------------------------------------------------
-// Key and value syntax (apimachinery IsQualifiedName / IsValidLabelValue, 1.32 wording)
-
-const QUALIFIED_NAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
-const QUALIFIED_NAME_MSG =
-  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const LABEL_VALUE_FMT = `(${QUALIFIED_NAME_FMT})?`;
-const LABEL_VALUE_MSG =
-  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const DNS1123_SUBDOMAIN_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
-const DNS1123_SUBDOMAIN_MSG =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
-
-/** validation.RegexError: `<msg> (e.g. 'a',  or 'b', regex used for validation is '<fmt>')`. */
-const regexError = (msg: string, fmt: string, ...examples: string[]) =>
-  `${msg} (e.g. ${examples.map((e, i) => `${i > 0 ? " or " : ""}'${e}', `).join("")}regex used for validation is '${fmt}')`;
-const maxLenError = (n: number) => `must be no more than ${n} characters`;
-
-const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-const isLowerAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 97 && c <= 122);
-
-/** `([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]`, anchored; a hand-written scan so it is linear by construction. */
-function isQualifiedNamePart(s: string): boolean {
-  if (s.length === 0 || !isAlnum(s.charCodeAt(0)) || !isAlnum(s.charCodeAt(s.length - 1))) return false;
-  for (let i = 1; i < s.length - 1; i++) {
-    const c = s.charCodeAt(i);
-    if (!isAlnum(c) && c !== 45 /* - */ && c !== 95 /* _ */ && c !== 46 /* . */) return false;
-  }
-  return true;
-}
-
-function isDNS1123Subdomain(s: string): boolean {
-  let start = 0;
-  for (let i = 0; i <= s.length; i++) {
-    if (i < s.length && s.charCodeAt(i) !== 46) {
-      const c = s.charCodeAt(i);
-      if (!isLowerAlnum(c) && c !== 45) return false;
-      continue;
-    }
-    // [start, i) is one dot-separated label: non-empty, alphanumeric at both ends.
-    if (i === start || !isLowerAlnum(s.charCodeAt(start)) || !isLowerAlnum(s.charCodeAt(i - 1))) return false;
-    start = i + 1;
-  }
-  return true;
-}
-
-/** apimachinery validation.IsQualifiedName: the label-key rule. Returns problems, empty when valid. */
-export function qualifiedNameErrors(value: string): string[] {
-  const errs: string[] = [];
-  const parts = value.split("/", 3);
-  let name: string;
-  if (parts.length === 1) {
-    name = parts[0];
-  } else if (parts.length === 2) {
-    const prefix = parts[0];
-    name = parts[1];
-    if (prefix.length === 0) {
-      errs.push("prefix part must be non-empty");
-    } else {
-      if (byteLength(prefix) > 253) errs.push(`prefix part ${maxLenError(253)}`);
-      if (!isDNS1123Subdomain(prefix)) {
-        errs.push(`prefix part ${regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com")}`);
-      }
-    }
-  } else {
-    return [
-      `a qualified name ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc")}` +
-        " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
-    ];
-  }
-  if (name.length === 0) errs.push("name part must be non-empty");
-  else if (byteLength(name) > 63) errs.push(`name part ${maxLenError(63)}`);
-  if (!isQualifiedNamePart(name)) {
-    errs.push(`name part ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc")}`);
-  }
-  return errs;
-}
-
-/** apimachinery validation.IsValidLabelValue. Returns problems, empty when valid. */
-export function labelValueErrors(value: string): string[] {
-  const errs: string[] = [];
-  if (byteLength(value) > 63) errs.push(maxLenError(63));
-  if (value.length > 0 && !isQualifiedNamePart(value)) {
-    errs.push(regexError(LABEL_VALUE_MSG, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"));
-  }
-  return errs;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Requirements (labels.NewRequirement)

@@ -12,19 +12,17 @@ import { serviceAllocatorFor } from "../allocators/service-allocator";
 import type { Authorizer } from "../authz/attributes";
 import type { EscalationResolver } from "../authz/escalation";
 import type { ServerConfig } from "../config/server-config";
-import type { EventRecorder } from "../events/recorder";
 import type { Registry } from "../registry/registry";
 
 export interface AdmissionContext {
   registry: Registry;
   rbac: EscalationResolver & Authorizer;
   config: ServerConfig;
-  recorder: EventRecorder;
 }
 
 /** kube-apiserver's order: NamespaceLifecycle, LimitRanger, ServiceAccount, ..., SCC, ResourceQuota last. */
 export function admissionChain(ctx: AdmissionContext): AdmissionChain {
-  const cache = ctx.registry.store.cache;
+  const cache = ctx.registry.store.objects;
   return new AdmissionChain([
     new NamespaceLifecycle((name) => cache.get({ resource: "namespaces", namespace: "", name })?.object, () => cache.catchUp()),
     new LimitRanger((namespace) => cache.list("limitranges", { namespace }).map((o) => o.object), () => cache.catchUp()),

@@ -9,17 +9,20 @@ export function serverMetrics(store: Store, env: Readonly<Record<string, string 
   if (env.CLUSTER_CORE_METRICS === "off") return undefined;
   const metrics = new ServerMetrics({
     *objects() {
-      for (const [resource, count] of store.cache.objectCounts()) {
+      for (const [resource, count] of store.objectCounts()) {
         const kind = kindByPlural(resource);
         yield [kind ? groupResource(kind) : resource, count] as const;
       }
     },
-    cache: () => store.cache.stats(),
+    cache: () => {
+      const s = store.stats();
+      return { rev: s.revision, historyStartRev: s.historyStartRev, history: s.historyEvents, watchers: s.watchers, objects: s.objects };
+    },
   });
-  store.log.commitObservers.add((seconds, writes) => {
+  store.commitObservers.add((seconds, writes) => {
     metrics.commitDuration.observe([], seconds);
     metrics.commitBatch.inc([], writes);
   });
-  store.cache.tailObservers.add((lag) => metrics.tailLag.observe([], lag));
+  store.tailObservers.add((lag) => metrics.tailLag.observe([], lag));
   return metrics;
 }

@@ -7,7 +7,7 @@ import { ensureAdminToken, ensureSecretFile } from "../auth/admin-token";
 import { kubeconfigServerUrl, renderKubeconfig, writeKubeconfig } from "../auth/kubeconfig";
 import { loadServerConfig, type ServerConfig } from "../config/server-config";
 import { kinds } from "../kinds";
-import type { ApiRuntime } from "../api/handler";
+import type { ApiRuntime } from "../api/types";
 import { openapiDocument } from "../openapi";
 import { Registry } from "../registry/registry";
 import { auditLogFromEnv } from "../audit/audit-log";
@@ -19,7 +19,7 @@ import { IPRange } from "../allocators/ip-range";
 import { advertiseAddress } from "./advertise-address";
 import { RegistryEventRecorder } from "../events/event-recorder";
 import { admissionChain } from "./admission";
-import { buildSecurity } from "./security";
+import { buildSecurity, rbacIndex } from "./security";
 import { serverMetrics } from "./metrics";
 import { FlowController } from "../flowcontrol/flow-controller";
 import { openStore, type Store } from "../storage";
@@ -73,14 +73,14 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
     databaseUrl: config.databaseUrl, compactionWindowSeconds: config.compactionWindowSeconds, transformer,
     history: { revisions: config.historyRevisions, days: config.historyDays },
   });
-  const registry = new Registry(store, kinds);
   const metrics = serverMetrics(store);
-  const security = await buildSecurity(registry, {
+  const rbac = rbacIndex(store.objects);
+  const registry = new Registry(store, kinds, { admission: (registry) => admissionChain({ registry, rbac: rbac.authorizer, config }) });
+  const security = await buildSecurity(registry, rbac.authorizer, {
     dataDir: config.dataDir, adminToken, tokenAuthFile: config.tokenAuthFile, serviceAccountSigningKeyFile: config.serviceAccountSigningKeyFile,
     externalAddress: `${isWildcard(config.host) ? "127.0.0.1" : config.host}:${config.port}`,
   });
   const recorder = new RegistryEventRecorder({ registry, onError: (err) => console.error(`event recorder: ${err instanceof Error ? err.message : String(err)}`) });
-  registry.admission = admissionChain({ registry, rbac: security.authorizer, config, recorder });
   await bootstrap(registry);
   // Every replica, leader or not, keeps the `kubernetes` Service and publishes its own address in its Endpoints.
   const serviceRange = new IPRange(config.serviceClusterIPRange);
@@ -122,7 +122,7 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
       await stopKubernetesService();
       await stopControllers();
       recorder.stop();
-      security.close();
+      rbac.close();
       registry.close();
       await auditLog?.close();
       await store.close();

@@ -6,13 +6,15 @@ import { createAuthenticator, LEGACY_TOKEN_LAST_USED_LABEL } from "../auth/authe
 import { defaultJwksUri, jwks, openIdConfiguration } from "../auth/oidc-discovery";
 import { ServiceAccountTokens } from "../auth/service-account-token";
 import { loadTokenFile } from "../auth/token-file";
-import { tokenRequestHandler } from "../auth/token-request";
+import { tokenRequestHandler } from "../reviews/token-request";
 import type { UserInfo } from "../auth/user-info";
 import { RbacAuthorizer } from "../authz/rbac-authorizer";
-import type { ActionHandler, ApiRuntime } from "../api/handler";
+import type { ApiRuntime } from "../api/types";
+import type { ActionHandler } from "../registry/action-handler";
 import { kindByPlural } from "../kinds";
 import type { KubeObject } from "../kinds/types";
 import type { Registry } from "../registry/registry";
+import type { ObjectStore } from "../storage";
 import { accessReview } from "../reviews/access-review";
 import { selfSubjectReview } from "../reviews/self-subject-review";
 import { selfSubjectRulesReview } from "../reviews/rules-review";
@@ -36,11 +38,27 @@ export interface Security {
   actions: Map<string, ActionHandler>;
   oidc: NonNullable<ApiRuntime["oidc"]>;
   tokens: ServiceAccountTokens;
-  close(): void;
 }
 
-export async function buildSecurity(registry: Registry, opts: SecurityOptions): Promise<Security> {
-  const cache = registry.store.cache;
+/**
+ * RBAC decisions come from an index kept current by the watch cache: no store read per request. Built before
+ * the registry (the admission chain's escalation check needs it).
+ */
+export function rbacIndex(objects: ObjectStore): { authorizer: RbacAuthorizer; close(): void } {
+  const authorizer = new RbacAuthorizer();
+  const rbacObjects = function* () {
+    for (const o of objects.allObjects()) if (RBAC_RESOURCES.has(o.key.resource)) yield { key: o.key, object: o.object };
+  };
+  authorizer.load(rbacObjects());
+  const onEvent = (e: { type: string; key: { resource: string; namespace: string; name: string }; object: unknown }) => {
+    if (RBAC_RESOURCES.has(e.key.resource)) authorizer.apply(e);
+  };
+  objects.listeners.add(onEvent);
+  return { authorizer, close: () => { objects.listeners.delete(onEvent); } };
+}
+
+export async function buildSecurity(registry: Registry, authorizer: RbacAuthorizer, opts: SecurityOptions): Promise<Security> {
+  const cache = registry.store.objects;
   const get = (resource: string, namespace: string, name: string): KubeObject | undefined =>
     cache.get({ resource, namespace, name })?.object;
   const looked = (o: KubeObject | undefined) => o && { uid: o.metadata.uid ?? "", deletionTimestamp: o.metadata.deletionTimestamp };
@@ -76,17 +94,6 @@ export async function buildSecurity(registry: Registry, opts: SecurityOptions): 
     },
   });
 
-  // RBAC decisions come from an index kept current by the watch cache: no store read per request.
-  const authorizer = new RbacAuthorizer();
-  const rbacObjects = function* () {
-    for (const o of cache.allObjects()) if (RBAC_RESOURCES.has(o.key.resource)) yield { key: o.key, object: o.object };
-  };
-  authorizer.load(rbacObjects());
-  const onEvent = (e: { type: string; key: { resource: string; namespace: string; name: string }; object: unknown }) => {
-    if (RBAC_RESOURCES.has(e.key.resource)) authorizer.apply(e);
-  };
-  cache.listeners.add(onEvent);
-
   const actions = new Map<string, ActionHandler>([
     ["serviceaccounts/token", tokenRequestHandler(tokens, { get })],
     ["authentication.k8s.io/selfsubjectreviews", selfSubjectReview],
@@ -103,5 +110,5 @@ export async function buildSecurity(registry: Registry, opts: SecurityOptions): 
     jwks: () => jwks(tokens.publicKeys()),
   };
   const authenticate = (token: string): Promise<UserInfo | undefined> => authn(token);
-  return { authenticate, authorizer, actions, oidc, tokens, close: () => { cache.listeners.delete(onEvent); } };
+  return { authenticate, authorizer, actions, oidc, tokens };
 }

@@ -10,7 +10,7 @@
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { configureConnection, createDb, isPostgresUrl, migrate, placeholder, sqliteFilePath, type Db, type Dialect } from "../storage/db";
+import { configureConnection, createDb, isPostgresUrl, migrate, placeholder, sqliteFilePath, type Db, type DialectName } from "../storage/db";
 import { readSnapshotFile, SnapshotWriter, type SnapshotRecord } from "./snapshot-file";
 
 const PAGE = 1000;
@@ -33,7 +33,7 @@ export function describeDatabase(url: string): string {
   }
 }
 
-async function openDb(url: string): Promise<{ db: Db; dialect: Dialect }> {
+async function openDb(url: string): Promise<{ db: Db; dialect: DialectName }> {
   const opened = createDb(url);
   await configureConnection(opened.db, opened.dialect, "FULL");
   return opened;
@@ -41,14 +41,14 @@ async function openDb(url: string): Promise<{ db: Db; dialect: Dialect }> {
 
 type Queryable = Pick<Db, "$queryRawUnsafe">;
 
-async function tableExists(db: Queryable, dialect: Dialect, name: string): Promise<boolean> {
+async function tableExists(db: Queryable, dialect: DialectName, name: string): Promise<boolean> {
   const rows = dialect === "sqlite"
     ? await db.$queryRawUnsafe<{ n: bigint | number }[]>(`SELECT COUNT(*) AS "n" FROM sqlite_master WHERE type = 'table' AND name = ?`, name)
     : await db.$queryRawUnsafe<{ n: bigint | number }[]>(`SELECT COUNT(*) AS "n" FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1`, name);
   return Number(rows[0].n) === 1;
 }
 
-async function hasStoreTables(db: Db, dialect: Dialect): Promise<boolean> {
+async function hasStoreTables(db: Db, dialect: DialectName): Promise<boolean> {
   const rows = dialect === "sqlite"
     ? await db.$queryRawUnsafe<{ n: bigint | number }[]>(`SELECT COUNT(*) AS "n" FROM sqlite_master WHERE type = 'table' AND name IN ('Revision', 'CurrentObject', '_app_migrations')`)
     : await db.$queryRawUnsafe<{ n: bigint | number }[]>(`SELECT COUNT(*) AS "n" FROM information_schema.tables WHERE table_schema = current_schema() AND table_name IN ('Revision', 'CurrentObject', '_app_migrations')`);

@@ -39,8 +39,8 @@ const tmpFile = (name = "store.snap") => path.join(mkdtempSync(path.join(tmpdir(
 const obj = (kind: string, name: string, namespace: string | undefined, extra: Record<string, unknown> = {}): KubeObject =>
   ({ apiVersion: "v1", kind, metadata: { name, ...(namespace ? { namespace } : {}) }, ...extra }) as KubeObject;
 
-async function commit(store: Store, op: Parameters<Store["log"]["commit"]>[0]): Promise<number> {
-  const r = await store.log.commit(op);
+async function commit(store: Store, op: Parameters<Store["writer"]["commit"]>[0]): Promise<number> {
+  const r = await store.writer.commit(op);
   if (!r.ok) throw new Error(`commit ${op.type} ${op.key.name}: ${r.reason}`);
   return r.event.rev;
 }
@@ -88,20 +88,20 @@ describe.each(backends.flatMap((from) => backends.map((to) => [from, to] as [Bac
 
     // A server on the restored store sees the same objects at the same revision, and continues after it.
     const t = await open(target, encryption());
-    expect(t.cache.rev).toBe(before.revision);
+    expect(t.objects.rev).toBe(before.revision);
     const sourceStore = await open(source, encryption());
     for (const resource of ["configmaps", "secrets", "namespaces", "serviceipallocations"]) {
-      expect(t.cache.list(resource).map((o) => o.json)).toEqual(sourceStore.cache.list(resource).map((o) => o.json));
+      expect(t.objects.list(resource).map((o) => o.json)).toEqual(sourceStore.objects.list(resource).map((o) => o.json));
     }
-    expect(t.cache.get({ resource: "secrets", namespace: "default", name: "db" })!.object.data).toEqual({ password: Buffer.from(SECRET_VALUE).toString("base64"), user: "YWRtaW4=" });
+    expect(t.objects.get({ resource: "secrets", namespace: "default", name: "db" })!.object.data).toEqual({ password: Buffer.from(SECRET_VALUE).toString("base64"), user: "YWRtaW4=" });
     const next = await commit(t, { type: "create", key: { resource: "configmaps", namespace: "ns0", name: "after-restore" }, object: obj("ConfigMap", "after-restore", "ns0") });
     expect(next).toBe(before.revision + 1);
     // A server that starts after a restored object changed still serves watches from the snapshot's revision.
-    const cm0 = t.cache.get({ resource: "configmaps", namespace: "ns0", name: "cm-0" })!;
+    const cm0 = t.objects.get({ resource: "configmaps", namespace: "ns0", name: "cm-0" })!;
     await commit(t, { type: "update", key: cm0.key, expectRev: cm0.rev, object: { ...cm0.object, data: { changed: "yes" } } });
     const late = await open(target, encryption());
-    expect(late.cache.rev).toBe(before.revision + 2);
-    expect(late.cache.historyStartRev).toBe(before.revision);
+    expect(late.objects.rev).toBe(before.revision + 2);
+    expect(late.objects.historyStartRev).toBe(before.revision);
   });
 });
 
@@ -123,7 +123,7 @@ describe.each(backends)("snapshot of a running store on %s", (backend) => {
           const key = { resource: j % 2 ? "secrets" : "configmaps", namespace: "busy", name };
           const current = revs.get(name);
           const object = obj(j % 2 ? "Secret" : "ConfigMap", name, "busy", { data: { round: Buffer.from(String(round)).toString("base64") } });
-          const r = await s.log.commit(current === undefined ? { type: "create", key, object }
+          const r = await s.writer.commit(current === undefined ? { type: "create", key, object }
             : round % 7 === 0 ? { type: "delete", key, object, expectRev: current } : { type: "update", key, object, expectRev: current });
           if (r.ok) { if (r.event.type === "DELETED") revs.delete(name); else revs.set(name, r.event.rev); writes++; }
         }));
@@ -141,13 +141,13 @@ describe.each(backends)("snapshot of a running store on %s", (backend) => {
     expect((await rawState(url))!.revision).toBeGreaterThan(saved.revision); // writes went on after the snapshot's revision
 
     // The file holds exactly the objects the store had at that revision (the watch cache's history knows them).
-    await s.cache.waitFor(saved.revision);
+    await s.objects.waitFor(saved.revision);
     const records = new Map<string, string>();
     const t = encryption();
     await readSnapshotFile(file, (r) => { records.set(`${r.resource}/${r.namespace}/${r.name}`, t.fromStorage(r, r.value).json); });
     const expected = new Map<string, string>();
     for (const resource of ["configmaps", "secrets", "namespaces", "serviceipallocations"]) {
-      for (const o of s.cache.list(resource, { atRev: saved.revision })) expected.set(`${resource}/${o.key.namespace}/${o.key.name}`, o.json);
+      for (const o of s.objects.list(resource, { atRev: saved.revision })) expected.set(`${resource}/${o.key.namespace}/${o.key.name}`, o.json);
     }
     expect(records.size).toBe(expected.size);
     expect(Object.fromEntries(records)).toEqual(Object.fromEntries(expected));

@@ -10,7 +10,7 @@ import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 
 const makePg = (url: string) => new PgClient({ adapter: new PrismaPg({ connectionString: url }) });
 export type Db = ReturnType<typeof makePg>;
-export type Dialect = "sqlite" | "postgresql";
+export type DialectName = "sqlite" | "postgresql";
 
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
@@ -21,7 +21,7 @@ export function sqliteFilePath(url: string): string {
   return url.replace(/^file:/, "").split("?", 1)[0];
 }
 
-export function createDb(url: string): { db: Db; dialect: Dialect } {
+export function createDb(url: string): { db: Db; dialect: DialectName } {
   if (isPostgresUrl(url)) return { db: makePg(url), dialect: "postgresql" };
   // timeout = SQLite busy timeout: a second server process on the same file waits for the write lock.
   const db = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url, timeout: 10_000 }) });
@@ -29,13 +29,13 @@ export function createDb(url: string): { db: Db; dialect: Dialect } {
 }
 
 /** SQLite settings for durability: WAL, and every commit fsynced before it is acknowledged. */
-export async function configureConnection(db: Db, dialect: Dialect, synchronous: "FULL" | "NORMAL"): Promise<void> {
+export async function configureConnection(db: Db, dialect: DialectName, synchronous: "FULL" | "NORMAL"): Promise<void> {
   if (dialect !== "sqlite") return;
   await db.$queryRawUnsafe(`PRAGMA journal_mode=WAL`);
   await db.$executeRawUnsafe(`PRAGMA synchronous=${synchronous}`);
 }
 
-export function placeholder(dialect: Dialect): (i: number) => string {
+export function placeholder(dialect: DialectName): (i: number) => string {
   return dialect === "postgresql" ? (i) => `$${i}` : () => "?";
 }
 
@@ -47,7 +47,7 @@ export const ADVISORY_LOCK = { migrate: 0x63630001, compact: 0x63630002 } as con
  * whole run is one transaction holding an advisory lock, so replicas starting together on an empty
  * database wait for each other instead of racing (DDL is transactional there).
  */
-export async function migrate(db: Db, dialect: Dialect, dir = path.join(process.cwd(), "prisma/migrations")): Promise<string[]> {
+export async function migrate(db: Db, dialect: DialectName, dir = path.join(process.cwd(), "prisma/migrations")): Promise<string[]> {
   const p = placeholder(dialect);
   const files = readdirSync(path.join(dir, dialect)).filter((f) => f.endsWith(".sql")).sort();
   const statementsOf = (file: string) => splitStatements(readFileSync(path.join(dir, dialect, file), "utf8"));

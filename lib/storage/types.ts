@@ -44,7 +44,7 @@ export interface WriteUser {
   groups?: string[];
 }
 
-/** One revision of an object as the history holds it (see RevisionLog.history). */
+/** One revision of an object as the history holds it (see HistoryReader.history). */
 export interface HistoryEntry {
   rev: number;
   type: EventType;

@@ -1,82 +1,15 @@
-// The in-memory picture of the store (kube-apiserver's watch cache, fed by the revision log the way kine's
-// poller feeds etcd clients): every current object parsed and serialised once, the recent history of
-// changes for resumable watches and consistent paginated lists, and the watchers. Events enter strictly in
-// revision order: local commits hand theirs over directly, other processes' writes arrive by tailing the log
-// (woken by PostgreSQL notifications, see notifier.ts; polled otherwise). At start the history of the whole
-// compaction window is rebuilt from the log, so a process that starts late serves the same watches as its peers.
-import type { KubeObject } from "../kinds/types";
-import type { LogRow, RevisionLog } from "./revision-log";
-import type { EventType, LogEvent, ObjectKey, StoredObject } from "./types";
+// The in-memory picture of the store (kube-apiserver's watch cache): every current object parsed and
+// serialised once, and the history of recent events (the window) for resumable watches and consistent
+// paginated lists at an older revision. It is the ObjectStore callers read: events enter only through the
+// tailer (tailer.ts), strictly in revision order, and go on to the watchers (broadcaster.ts).
+import { Broadcaster } from "./broadcaster";
+import type { CachedEvent } from "./cache-watcher";
+import type { Dialect } from "./dialect";
+import type { ListRange, ObjectStore, WatchSink, WatchSpec } from "./interfaces";
+import type { LogRow } from "./log-rows";
+import type { StoreSnapshot } from "./startup-snapshot";
+import type { LogEvent, ObjectKey, StoredObject } from "./types";
 import { objectKeyString } from "./types";
-
-export interface WatchSink {
-  /** Write one chunk; false when the consumer is too far behind (the watcher is then closed). */
-  send(chunk: Buffer): boolean;
-  close(): void;
-}
-
-export interface WatchSpec {
-  resource: string;
-  /** Only objects in this namespace; undefined for all namespaces / cluster-scoped kinds. */
-  namespace?: string;
-  matches: (obj: KubeObject) => boolean;
-  /** Start after this revision; undefined = start now. */
-  sinceRev?: number;
-  /** Send synthetic ADDED events for the current state first. */
-  initialState: boolean;
-  /** After the initial state, send a bookmark marking its end (sendInitialEvents). */
-  initialEventsEnd: boolean;
-  /** Send periodic bookmarks (allowWatchBookmarks). */
-  bookmarks: boolean;
-  /**
-   * When the watch ends (ms from its start; the client's timeoutSeconds): with bookmarks, one more is sent
-   * 2 s before, as kube's watch cache does, so the client's next watch resumes from the newest revision.
-   */
-  endsAfterMs?: number;
-  /** Serialised bookmark object at a revision (kind-specific; built by the caller). */
-  bookmark: (rev: number, initialEventsEnd: boolean) => string;
-  /**
-   * Per-watcher encoding (e.g. Table rows for kubectl get -w). When absent, every watcher of an event
-   * shares one serialisation.
-   */
-  encode?: (type: EventType, object: KubeObject, json: string) => string | Buffer;
-  /**
-   * Another wire format than JSON lines (protobuf frames, a metadata-only view, another group's apiVersion).
-   * Watchers whose framing has the same id share one frame per event, as JSON watchers share one line.
-   */
-  framing?: WatchFraming;
-  /** The 410 Status for a start revision older than the retained history. */
-  expired: (requested: number, oldest: number) => string;
-}
-
-export interface WatchFraming {
-  id: string;
-  /** The frame of an ADDED/MODIFIED/DELETED event about `object` (`json`: its serialisation). */
-  event(type: EventType, object: KubeObject, json: string): Buffer;
-  /** A BOOKMARK frame (the bookmark object as JSON) or an ERROR frame (a Status as JSON). */
-  frame(type: "BOOKMARK" | "ERROR", json: string): Buffer;
-}
-
-type Slot = "ADDED" | "MODIFIED" | "DELETED" | "DELETED_PREV";
-
-interface Watcher {
-  spec: WatchSpec;
-  sink: WatchSink;
-  lastRev: number;
-  closed: boolean;
-  /** The bookmark due 2 s before the watch's end. */
-  finalBookmark?: NodeJS.Timeout;
-}
-
-/** How long before a watch's end its last bookmark is sent (kube's watch cache: 2 s). */
-const FINAL_BOOKMARK_LEAD_MS = 2000;
-
-interface CachedEvent extends LogEvent {
-  at: number;
-  lines?: Partial<Record<Slot, Buffer>>;
-  /** Frames of the framings watchers asked for, by framing id. */
-  frames?: Map<string, Partial<Record<Slot, Buffer>>>;
-}
 
 interface ResourceState {
   objects: Map<string, StoredObject>;
@@ -89,85 +22,41 @@ export class ExpiredError extends Error {
   }
 }
 
-const lineOf = (type: string, json: string) => Buffer.from(`{"type":"${type}","object":${json}}\n`);
-const asBuffer = (chunk: string | Buffer) => (typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-const bookmarkFrame = (spec: WatchSpec, rev: number, end: boolean) =>
-  spec.framing ? spec.framing.frame("BOOKMARK", spec.bookmark(rev, end)) : lineOf("BOOKMARK", spec.bookmark(rev, end));
-
-export class WatchCache {
+export class WatchCache implements ObjectStore {
   rev = 0;
   /** History covers every event with revision > historyStartRev. */
   historyStartRev = 0;
   private readonly resources = new Map<string, ResourceState>();
   private history: CachedEvent[] = [];
-  private readonly watchers = new Map<string, Set<Watcher>>();
-  private pending = new Map<number, LogEvent>();
   private waiters: { rev: number; resolve: () => void }[] = [];
-  private polling: Promise<void> | null = null;
-  private pollAgain = false;
-  private timers: NodeJS.Timeout[] = [];
-  private lastPollAt = 0;
-  /** The newest revision notified while a write batch was in flight (see wake). */
-  private deferredWake = 0;
-  /** Other processes' writes applied from the log, and how long after their commit (metrics). */
-  readonly tailStats = { events: 0, lagSecondsSum: 0, lastLagSeconds: 0 };
-  /** Observers of each tailed write's lag (seconds from its commit by another process), e.g. a histogram. */
-  readonly tailObservers = new Set<(lagSeconds: number) => void>();
-  /** Called for every applied event, in revision order (controllers). */
-  readonly listeners = new Set<(e: LogEvent) => void>();
-  private closed = false;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly broadcaster: Broadcaster;
+  readonly listeners: Set<(e: LogEvent) => void>;
 
   constructor(
-    private readonly log: RevisionLog,
-    private readonly options: {
-      windowMs: number;
-      pollIntervalMs: number;
-      maxHistory: number;
-      bookmarkIntervalMs: number;
-      /** True while something else (PostgreSQL notifications) wakes the tailer: polls then only every `notifiedPollMs`. */
-      notified?: () => boolean;
-      notifiedPollMs?: number;
-    },
-  ) {}
+    private readonly options: { windowMs: number; maxHistory: number; bookmarkIntervalMs: number },
+    /** The store's revision counter (consistent reads compare with it). */
+    private readonly counter: Pick<Dialect, "latestRevision">,
+    /** Reads the log's tail now (the tailer): what other processes committed reaches the cache. */
+    private readonly readLog: () => Promise<void>,
+  ) {
+    this.broadcaster = new Broadcaster(this, options.bookmarkIntervalMs);
+    this.listeners = this.broadcaster.listeners;
+  }
 
-  async start(): Promise<void> {
-    await this.resync();
-    this.timers.push(setInterval(() => this.tick(), this.options.pollIntervalMs));
-    this.timers.push(setInterval(() => this.trimHistory(), Math.min(this.options.windowMs, 10_000)));
-    this.timers.push(setInterval(() => this.sendBookmarks(), this.options.bookmarkIntervalMs));
-    for (const t of this.timers) t.unref();
+  start(): void {
+    this.timer = setInterval(() => this.trimHistory(), Math.min(this.options.windowMs, 10_000));
+    this.timer.unref();
+    this.broadcaster.start();
   }
 
   stop(): void {
-    this.closed = true;
-    for (const t of this.timers) clearInterval(t);
-    for (const set of this.watchers.values()) for (const w of set) this.closeWatcher(w);
+    if (this.timer) clearInterval(this.timer);
+    this.broadcaster.stop();
   }
 
-  /** The polling fallback: every tick without notifications, a safety read now and then with them. */
-  private tick(): void {
-    if (this.options.notified?.() && Date.now() - this.lastPollAt < (this.options.notifiedPollMs ?? 2000)) return;
-    void this.poll();
-  }
-
-  /**
-   * Another process committed up to `rev` (a notification): read the log now unless we have it already. While
-   * a write batch of this process is in flight, its answer brings what others committed before it (PostgreSQL,
-   * see RevisionLog.pgAllocatingBatch): the read waits for that answer and happens only if still needed, so
-   * replicas writing at once do not each read the log once more per batch of the other.
-   */
-  wake(rev: number): void {
-    if (rev !== 0 && rev <= this.rev) return;
-    if (rev !== 0 && this.log.writing) {
-      this.deferredWake = Math.max(this.deferredWake, rev);
-      return;
-    }
-    void this.poll();
-  }
-
-  /** Reload everything from the database (start-up, or after falling behind compaction). */
-  private async resync(): Promise<void> {
-    const snap = await this.log.loadSnapshot();
+  /** Everything from a start-up snapshot (or after falling behind compaction); open watchers are closed. */
+  reset(snap: StoreSnapshot): void {
     this.resources.clear();
     for (const o of snap.objects) {
       this.state(o.key.resource).objects.set(objectKeyString(o.key), { key: o.key, rev: o.rev, json: o.json, object: JSON.parse(o.json), stale: o.stale });
@@ -177,9 +66,7 @@ export class WatchCache {
     this.historyStartRev = startRev;
     this.history = history;
     if (this.history.length > this.options.maxHistory) this.dropHistory(this.history.length - this.options.maxHistory);
-    this.pending.clear();
-    // Watchers cannot be continued across a gap: close them so their clients re-list.
-    for (const set of this.watchers.values()) for (const w of set) this.closeWatcher(w);
+    this.broadcaster.closeAll();
     this.wakeWaiters();
   }
 
@@ -219,86 +106,8 @@ export class WatchCache {
     return s;
   }
 
-  /**
-   * Local commits, in any order; applied strictly by revision. `tailed`: other processes' entries that came
-   * back with the write (in revision order), applied as the tailer would.
-   */
-  offer(events: LogEvent[], tailed: LogRow[] = []): void {
-    try {
-      for (const r of tailed) {
-        if (r.rev <= this.rev || this.pending.has(r.rev)) continue;
-        this.pending.set(r.rev, { rev: r.rev, type: r.type, key: r.key, json: r.json, object: JSON.parse(r.json), stale: r.stale });
-        this.recordTail(r);
-      }
-    } catch {
-      // An entry that does not parse: the tailer's read deals with it.
-    }
-    for (const e of events) if (e.rev > this.rev) this.pending.set(e.rev, e);
-    this.drain();
-    const notified = this.deferredWake;
-    this.deferredWake = 0;
-    // A gap (another process wrote in between), or a notification of more than the write brought.
-    if (this.pending.size || notified > this.rev) void this.poll();
-  }
-
-  private recordTail(r: LogRow): void {
-    if (!r.createdAt) return;
-    const lag = Math.max(0, Date.now() - r.createdAt) / 1000;
-    this.tailStats.events++; this.tailStats.lagSecondsSum += lag; this.tailStats.lastLagSeconds = lag;
-    for (const o of this.tailObservers) o(lag);
-  }
-
-  private drain(): void {
-    let applied = false;
-    for (let e = this.pending.get(this.rev + 1); e; e = this.pending.get(this.rev + 1)) {
-      this.pending.delete(e.rev);
-      this.apply(e);
-      applied = true;
-    }
-    if (applied) this.wakeWaiters();
-  }
-
-  /** Read log rows after our revision (other processes' writes, or gaps in local hand-over). */
-  poll(): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    if (this.polling) { this.pollAgain = true; return this.polling; }
-    this.lastPollAt = Date.now();
-    this.polling = (async () => {
-      try {
-        do {
-          this.pollAgain = false;
-          for (;;) {
-            const rows = await this.log.readAfter(this.rev, 1000);
-            // A local commit may have been applied while the read was in flight (PostgreSQL reads do not wait for writes).
-            while (rows.length && rows[0].rev <= this.rev) rows.shift();
-            if (rows.length === 0) break;
-            if (rows[0].rev !== this.rev + 1) {
-              // The rows we needed were compacted away: start over from current state.
-              await this.resync();
-              break;
-            }
-            for (const r of rows) {
-              if (r.rev !== this.rev + 1) break;
-              const local = this.pending.get(r.rev);
-              if (local) this.pending.delete(r.rev);
-              else this.recordTail(r);
-              this.apply(local ?? { rev: r.rev, type: r.type, key: r.key, json: r.json, object: JSON.parse(r.json), stale: r.stale });
-            }
-            this.drain();
-            this.wakeWaiters();
-            if (rows.length < 1000) break;
-          }
-        } while (this.pollAgain);
-      } catch {
-        // The database is briefly unavailable; the next tick retries.
-      } finally {
-        this.polling = null;
-      }
-    })();
-    return this.polling;
-  }
-
-  private apply(e: LogEvent): void {
+  /** The next event (revision rev + 1): into the objects and the history, then to the watchers. */
+  apply(e: LogEvent): void {
     const st = this.state(e.key.resource);
     const id = objectKeyString(e.key);
     const prev = st.objects.get(id);
@@ -313,9 +122,7 @@ export class WatchCache {
     this.rev = e.rev;
     this.history.push(ev);
     if (this.history.length > this.options.maxHistory) this.dropHistory(this.history.length - this.options.maxHistory);
-    const set = this.watchers.get(e.key.resource);
-    if (set) for (const w of set) this.deliver(w, ev);
-    for (const l of this.listeners) l(ev);
+    this.broadcaster.dispatch(ev);
   }
 
   /** Every current object of every resource (controllers' start-up scan). */
@@ -335,18 +142,24 @@ export class WatchCache {
     this.history = this.history.slice(n);
   }
 
-  /** Resolve once the cache has applied `rev` (polling the log for it if needed). */
+  /** The history, oldest first (the broadcaster replays it to a watch that resumes). */
+  get events(): readonly CachedEvent[] {
+    return this.history;
+  }
+
+  /** Resolve once the cache has applied `rev` (reading the log for it if needed). */
   waitFor(rev: number, timeoutMs = 10_000): Promise<boolean> {
     if (this.rev >= rev) return Promise.resolve(true);
     return new Promise((resolve) => {
       const timer = setTimeout(() => { this.waiters = this.waiters.filter((w) => w !== waiter); resolve(false); }, timeoutMs);
       const waiter = { rev, resolve: () => { clearTimeout(timer); resolve(true); } };
       this.waiters.push(waiter);
-      void this.poll();
+      void this.readLog();
     });
   }
 
-  private wakeWaiters(): void {
+  /** After events were applied: resolve the waits they satisfy. */
+  wakeWaiters(): void {
     if (!this.waiters.length) return;
     const ready = this.waiters.filter((w) => w.rev <= this.rev);
     this.waiters = this.waiters.filter((w) => w.rev > this.rev);
@@ -359,7 +172,7 @@ export class WatchCache {
    * SQLite (a read-only connection) and one query on PostgreSQL, as kube-apiserver asks etcd for its revision.
    */
   async catchUp(): Promise<void> {
-    const latest = await this.log.latestRevision();
+    const latest = await this.counter.latestRevision();
     if (latest > this.rev) await this.waitFor(latest);
   }
 
@@ -367,9 +180,13 @@ export class WatchCache {
     return this.resources.get(key.resource)?.objects.get(objectKeyString(key));
   }
 
-  /** Re-read one object from the log's tail (after a failed precondition, the cache may be behind). */
+  /** Read the log's tail (after a failed precondition, the cache may be behind). */
   async refresh(): Promise<void> {
-    await this.poll();
+    await this.readLog();
+  }
+
+  watch(spec: WatchSpec, sink: WatchSink): () => void {
+    return this.broadcaster.watch(spec, sink);
   }
 
   private sortedKeys(resource: string): string[] {
@@ -383,7 +200,7 @@ export class WatchCache {
    * restricted to `namespace` when given and to keys after `startAfter`. Throws ExpiredError when
    * `atRev` is older than the retained history.
    */
-  list(resource: string, opts: { namespace?: string; atRev?: number; startAfter?: string } = {}): StoredObject[] {
+  list(resource: string, opts: ListRange = {}): StoredObject[] {
     const out: StoredObject[] = [];
     this.scan(resource, opts, (o) => { out.push(o); return true; });
     return out;
@@ -393,7 +210,7 @@ export class WatchCache {
    * Visit the objects `list` would return, in order, until `visit` returns false. Returns how many objects of
    * the range (at `atRev`) were left unvisited, so a page of 500 costs 500 visits, not a copy of the range.
    */
-  scan(resource: string, opts: { namespace?: string; atRev?: number; startAfter?: string }, visit: (o: StoredObject) => boolean): number {
+  scan(resource: string, opts: ListRange, visit: (o: StoredObject) => boolean): number {
     const atRev = opts.atRev ?? this.rev;
     if (atRev < this.historyStartRev) throw new ExpiredError(atRev, this.historyStartRev);
     const st = this.state(resource);
@@ -431,134 +248,22 @@ export class WatchCache {
   }
 
   /** Index of the first history event with revision > rev. */
-  private firstAfter(rev: number): number {
+  firstAfter(rev: number): number {
     let lo = 0, hi = this.history.length;
     while (lo < hi) { const mid = (lo + hi) >> 1; if (this.history[mid].rev <= rev) lo = mid + 1; else hi = mid; }
     return lo;
   }
 
-  /** Start a watch. Returns a function that stops it. */
-  watch(spec: WatchSpec, sink: WatchSink): () => void {
-    const w: Watcher = { spec, sink, lastRev: this.rev, closed: false };
-    if (spec.sinceRev !== undefined && spec.sinceRev < this.historyStartRev) {
-      const status = spec.expired(spec.sinceRev, this.historyStartRev);
-      sink.send(spec.framing ? spec.framing.frame("ERROR", status) : lineOf("ERROR", status));
-      sink.close();
-      return () => {};
-    }
-    if (spec.initialState) {
-      for (const o of this.list(spec.resource, { namespace: spec.namespace })) {
-        if (!spec.matches(o.object)) continue;
-        const line = spec.encode ? asBuffer(spec.encode("ADDED", o.object, o.json))
-          : spec.framing ? spec.framing.event("ADDED", o.object, o.json) : lineOf("ADDED", o.json);
-        if (!sink.send(line)) { sink.close(); return () => {}; }
-      }
-      if (spec.initialEventsEnd) sink.send(bookmarkFrame(spec, this.rev, true));
-    } else if (spec.sinceRev !== undefined) {
-      for (let i = this.firstAfter(spec.sinceRev); i < this.history.length; i++) {
-        const e = this.history[i];
-        if (e.key.resource === spec.resource) this.deliver(w, e);
-        if (w.closed) return () => {};
-      }
-      if (spec.initialEventsEnd) sink.send(bookmarkFrame(spec, this.rev, true));
-    }
-    w.lastRev = this.rev;
-    let set = this.watchers.get(spec.resource);
-    if (!set) { set = new Set(); this.watchers.set(spec.resource, set); }
-    set.add(w);
-    if (spec.bookmarks && spec.endsAfterMs !== undefined && spec.endsAfterMs > FINAL_BOOKMARK_LEAD_MS) {
-      w.finalBookmark = setTimeout(() => {
-        if (!w.closed && !w.sink.send(bookmarkFrame(spec, this.rev, false))) this.closeWatcher(w);
-      }, spec.endsAfterMs - FINAL_BOOKMARK_LEAD_MS);
-      w.finalBookmark.unref();
-    }
-    return () => this.closeWatcher(w);
-  }
-
-  private closeWatcher(w: Watcher): void {
-    if (w.closed) return;
-    w.closed = true;
-    clearTimeout(w.finalBookmark);
-    this.watchers.get(w.spec.resource)?.delete(w);
-    w.sink.close();
-  }
-
-  private deliver(w: Watcher, e: CachedEvent): void {
-    const { spec } = w;
-    if (spec.namespace !== undefined && e.key.namespace !== spec.namespace) return;
-    if (spec.sinceRev !== undefined && e.rev <= spec.sinceRev) return;
-    w.lastRev = e.rev;
-    if (spec.framing) return this.deliverFramed(w, e, spec.framing);
-    const lines = (e.lines ??= {});
-    let line: Buffer | undefined;
-    if (e.type === "DELETED") {
-      if (spec.matches(e.object)) line = spec.encode ? asBuffer(spec.encode("DELETED", e.object, e.json)) : lines.DELETED ??= lineOf("DELETED", e.json);
-    } else {
-      const now = spec.matches(e.object);
-      const before = e.type === "MODIFIED" && e.prev !== undefined && spec.matches(e.prev.object);
-      if (now) {
-        const t: EventType = before ? "MODIFIED" : "ADDED";
-        line = spec.encode ? asBuffer(spec.encode(t, e.object, e.json)) : lines[t] ??= lineOf(t, e.json);
-      } else if (before && e.prev) {
-        // Stopped matching: DELETED with the last matching state at this event's revision.
-        const gone = stoppedMatching(e);
-        line = spec.encode ? asBuffer(spec.encode("DELETED", gone, JSON.stringify(gone))) : lines.DELETED_PREV ??= lineOf("DELETED", JSON.stringify(gone));
-      }
-    }
-    if (line && !w.sink.send(line)) this.closeWatcher(w);
-  }
-
-  /** deliver() for a watcher with a framing: the same decisions, one frame per event and framing id. */
-  private deliverFramed(w: Watcher, e: CachedEvent, framing: WatchFraming): void {
-    const { spec } = w;
-    let slots = e.frames?.get(framing.id);
-    if (!slots) (e.frames ??= new Map()).set(framing.id, (slots = {}));
-    let frame: Buffer | undefined;
-    if (e.type === "DELETED") {
-      if (spec.matches(e.object)) frame = slots.DELETED ??= framing.event("DELETED", e.object, e.json);
-    } else {
-      const now = spec.matches(e.object);
-      const before = e.type === "MODIFIED" && e.prev !== undefined && spec.matches(e.prev.object);
-      if (now) {
-        const t: EventType = before ? "MODIFIED" : "ADDED";
-        frame = slots[t] ??= framing.event(t, e.object, e.json);
-      } else if (before && e.prev) {
-        if (!slots.DELETED_PREV) {
-          const gone = stoppedMatching(e);
-          slots.DELETED_PREV = framing.event("DELETED", gone, JSON.stringify(gone));
-        }
-        frame = slots.DELETED_PREV;
-      }
-    }
-    if (frame && !w.sink.send(frame)) this.closeWatcher(w);
-  }
-
-  private sendBookmarks(): void {
-    for (const set of this.watchers.values()) {
-      for (const w of set) {
-        if (w.spec.bookmarks && !w.sink.send(bookmarkFrame(w.spec, this.rev, false))) this.closeWatcher(w);
-      }
-    }
-  }
-
-  /** Counts for health and metrics. */
   /** Current objects per resource (metrics: apiserver_storage_objects). */
   objectCounts(): Map<string, number> {
     return new Map([...this.resources].map(([resource, st]) => [resource, st.objects.size]));
   }
 
   stats(): { rev: number; historyStartRev: number; history: number; watchers: number; objects: number } {
-    let watchers = 0, objects = 0;
-    for (const s of this.watchers.values()) watchers += s.size;
+    let objects = 0;
     for (const s of this.resources.values()) objects += s.objects.size;
-    return { rev: this.rev, historyStartRev: this.historyStartRev, history: this.history.length, watchers, objects };
+    return { rev: this.rev, historyStartRev: this.historyStartRev, history: this.history.length, watchers: this.broadcaster.count(), objects };
   }
-}
-
-/** The DELETED an event sends to a watcher whose selectors the object stopped matching: the last matching state at this revision. */
-function stoppedMatching(e: CachedEvent): KubeObject {
-  const prev = e.prev!.object;
-  return { ...prev, metadata: { ...prev.metadata, resourceVersion: String(e.rev) } };
 }
 
 function lowerBound(a: string[], x: string): number {

@@ -8,7 +8,6 @@ export const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FM
 export const DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?";
 
 const DNS1123_LABEL = new RegExp(`^${DNS1123_LABEL_FMT}$`);
-const DNS1123_SUBDOMAIN = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
 const DNS1035_LABEL = new RegExp(`^${DNS1035_LABEL_FMT}$`);
 
 /** validation.RegexError: `<msg> (e.g. 'a',  or 'b', regex used for validation is '<fmt>')`. */
@@ -24,6 +23,25 @@ export function byteLength(s: string): number {
   return new TextEncoder().encode(s).length;
 }
 
+const isLowerAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 97 && c <= 122);
+
+/** `DNS1123_SUBDOMAIN_FMT`, anchored; a hand-written scan so it is linear by construction (selectors parse hostile text). */
+export function isDNS1123Subdomain(value: string): boolean {
+  const s = String(value); // mistyped JSON reaches validators: read as text, as RegExp.test does
+  let start = 0;
+  for (let i = 0; i <= s.length; i++) {
+    if (i < s.length && s.charCodeAt(i) !== 46) {
+      const c = s.charCodeAt(i);
+      if (!isLowerAlnum(c) && c !== 45) return false;
+      continue;
+    }
+    // [start, i) is one dot-separated label: non-empty, alphanumeric at both ends.
+    if (i === start || !isLowerAlnum(s.charCodeAt(start)) || !isLowerAlnum(s.charCodeAt(i - 1))) return false;
+    start = i + 1;
+  }
+  return true;
+}
+
 const DNS1123_LABEL_ERR = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
 const DNS1123_SUBDOMAIN_ERR = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 const DNS1035_LABEL_ERR = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
@@ -37,7 +55,7 @@ export function dns1123LabelErrors(value: string): string[] {
   if (byteLength(value) > 63) errs.push(maxLenError(63));
   if (!DNS1123_LABEL.test(value)) {
     // A valid subdomain that is not a valid label (the length was checked above) must contain dots.
-    errs.push(DNS1123_SUBDOMAIN.test(value) ? "must not contain dots" : DNS1123_LABEL_MSG);
+    errs.push(isDNS1123Subdomain(value) ? "must not contain dots" : DNS1123_LABEL_MSG);
   }
   return errs;
 }
@@ -45,7 +63,7 @@ export function dns1123LabelErrors(value: string): string[] {
 export function dns1123SubdomainErrors(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > 253) errs.push(maxLenError(253));
-  if (!DNS1123_SUBDOMAIN.test(value)) errs.push(DNS1123_SUBDOMAIN_MSG);
+  if (!isDNS1123Subdomain(value)) errs.push(DNS1123_SUBDOMAIN_MSG);
   return errs;
 }
 

@@ -1,7 +1,7 @@
 import { getServerSession } from "next-auth";
 import type { ReactNode } from "react";
 import { AppShell } from "@/components/layout/app-shell";
-import { authOptions } from "@/lib/auth/next-auth-options";
+import { authOptions } from "@/lib/server/sign-in";
 
 // The console shell. Pages check the session themselves (requireSession) because only they know their URL
 // for the way back after sign-in; the shell only shows who is signed in.

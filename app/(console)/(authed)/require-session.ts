@@ -2,7 +2,7 @@
 // URL afterwards. Each page passes its own path because a layout cannot see the URL in the app router.
 import { getServerSession, type Session } from "next-auth";
 import { redirect } from "next/navigation";
-import { authOptions } from "@/lib/auth/next-auth-options";
+import { authOptions } from "@/lib/server/sign-in";
 
 type SearchParams = Record<string, string | string[] | undefined>;
 

@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { safeCallbackUrl } from "@/components/auth/safe-callback";
 import { SignInForm } from "@/components/auth/sign-in-form";
 import { TokenHelp } from "@/components/auth/token-help";
-import { authOptions } from "@/lib/auth/next-auth-options";
+import { authOptions } from "@/lib/server/sign-in";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 "use client";
 // A LimitRange as a table (type, resource, min, max, default request, default limit, ratio), as
 // `kubectl describe limitrange` prints it.
-import { limitRangeRows } from "@/lib/client/limit-range-rows";
+import { limitRangeRows } from "./limit-range-rows";
 import type { KubeObject } from "@/lib/kinds";
 
 const dash = (v: string | undefined) => v ?? "—";

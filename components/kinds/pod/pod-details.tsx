@@ -4,7 +4,7 @@
 // resources), its conditions, what it uses (ServiceAccount, ConfigMaps, Secrets, claims, each with how) and,
 // live, the Services whose selector picks it. Its security context follows (pod-security.tsx).
 import { useMemo, type ReactNode } from "react";
-import { containerRows, podIPs, qosClass, type ContainerRow } from "@/lib/client/pod-containers";
+import { containerRows, podIPs, qosClass, type ContainerRow } from "./pod-containers";
 import { podStatus } from "@/lib/client/pod-status";
 import { podUsages, servicesSelecting } from "@/lib/client/relations";
 import { useResourceList } from "@/lib/client/use-resource-list";

@@ -1,7 +1,7 @@
 "use client";
 // Who the pod runs as and what admitted it: the SCC named by OpenShift's `openshift.io/scc` annotation, the
 // ServiceAccount, and each container's effective security context (its own values over the pod's).
-import { admittingScc, effectiveSecurity, SCC_ANNOTATION } from "@/lib/client/security-context";
+import { admittingScc, effectiveSecurity, SCC_ANNOTATION } from "./security-context";
 import type { KubeObject } from "@/lib/kinds";
 import { FieldList, Muted, ObjectLink } from "../field-list";
 

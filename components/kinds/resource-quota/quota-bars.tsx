@@ -1,6 +1,6 @@
 "use client";
 // One ResourceQuota's usage: a bar per resource, used of hard, coloured as it nears and reaches the limit.
-import { quotaRows, quotaScopes, type QuotaLevel } from "@/lib/client/quota-usage";
+import { quotaRows, quotaScopes, type QuotaLevel } from "./quota-usage";
 import type { KubeObject } from "@/lib/kinds";
 
 const barColour: Record<QuotaLevel, string> = {

@@ -2,7 +2,7 @@
 // A SecurityContextConstraints read as a table: its strategies (what a pod's UID, SELinux context and groups
 // may be), the host access it grants (allowed or not, in words), capabilities, volumes, priority and who may
 // use it (a service account user is a link to the account).
-import { sccFlags, sccStrategies } from "@/lib/client/scc-strategies";
+import { sccFlags, sccStrategies } from "./scc-strategies";
 import type { KubeObject } from "@/lib/kinds";
 import { DetailTable } from "../../ui/detail-table";
 import { FieldList, Muted, ObjectLink } from "../field-list";

@@ -3,7 +3,8 @@
 // watch frames (4-byte big-endian length + WatchEvent{type=1, object=2 RawExtension{raw=1}}, the raw being
 // the embedded object's own `k8s\0` body). Objects from the store never change once stored, so their
 // encodings are kept (weakly, per object) and a list or a watch event costs copies, not encodings.
-import { encodeMessage, encodeUnknown, putVarint, varintSize } from "./encode";
+import { encodeMessage, encodeUnknown } from "./encode";
+import { putVarint, varintSize } from "./writer";
 import { PROTOBUF_MAGIC } from "./magic";
 import { MESSAGES, RESPONSE_KINDS } from "./schema";
 

@@ -1,0 +1,17 @@
+// Whatever a filter or endpoint throws becomes the answer here: a StatusError as kube's v1 Status, negotiated
+// as kube's ErrorNegotiated does (no conversions), anything else a 500. Inside audit and metrics, which record
+// the code it answers.
+import { errors, isStatusError } from "../../status";
+import type { Filter } from "../context";
+import { statusResponse } from "../encode/status";
+import { negotiateError } from "../media";
+
+export const withErrorStatus: Filter = (next) => async (ctx) => {
+  try {
+    return await next(ctx);
+  } catch (err) {
+    const e = isStatusError(err) ? err : errors.internal(err instanceof Error ? err.message : String(err));
+    if (ctx.audit) ctx.audit.status = { status: "Failure", message: e.message, reason: e.reason };
+    return statusResponse(e, negotiateError(ctx.request.header("accept")) ?? "raw", ctx.pretty);
+  }
+};

@@ -1,0 +1,40 @@
+// Request info (kube's WithRequestInfo and its authorizer attributes): the path parsed once, for everything
+// inside. What it addresses (the route, or the 404/400 routing will answer once the request is authorized),
+// whether it asks for object history, and the attributes authorization decides on, read from the path alone
+// as kube's RequestInfoFactory: a path that names nothing real is still authorized as what it would be.
+import { servedGroups } from "../../kinds";
+import { historyRequest } from "../../request/history-path";
+import { parseRequestPath } from "../../request/request-info";
+import type { Filter, RequestContext } from "../context";
+import { historyAttributes, requestAttributes } from "../request-attributes";
+
+const kindGroups = new Set(servedGroups());
+const hasGroup = (g: string) => kindGroups.has(g);
+
+export const withRequestInfo: Filter = (next) => (ctx) => {
+  const req = ctx.request;
+  const history = ctx.history = historyRequest(req.method, req.path);
+  if (!history) parse(ctx, req.path);
+  else if (history.type === "object") parse(ctx, history.objectPath);
+  const attrs = ctx.attributes = history ? historyAttributes(ctx.user, history, req.query) : requestAttributes(ctx.user, req.method, req.path, req.query);
+  const record = ctx.audit;
+  if (record) {
+    record.verb = attrs.verb;
+    if (attrs.type === "resource") {
+      record.objectRef = {
+        resource: attrs.resource, apiGroup: attrs.apiGroup, apiVersion: "v1",
+        ...(attrs.namespace ? { namespace: attrs.namespace } : {}), ...(attrs.name ? { name: attrs.name } : {}),
+        ...(attrs.subresource ? { subresource: attrs.subresource } : {}),
+      };
+    }
+  }
+  return next(ctx);
+};
+
+function parse(ctx: RequestContext, path: string): void {
+  try {
+    ctx.route = parseRequestPath(path, hasGroup);
+  } catch (err) {
+    ctx.routeError = err;
+  }
+}

@@ -1,0 +1,123 @@
+// Discovery documents in their legacy forms (APIVersions at /api, APIGroupList at /apis, APIGroup at
+// /apis/<group>, APIResourceList at /api/v1 and /apis/<group>/v1) and /version, generated from the kind list
+// (each kind's group, names, scope and subresources) and the review table (lib/request/review-resources.ts).
+// The aggregated form is built from these (aggregated-discovery.ts), so the two cannot disagree.
+import { createHash } from "node:crypto";
+import { kinds, kindsServedBy, servedGroups } from "../../kinds";
+import { ACTION_SUBRESOURCES } from "../../kinds/reviews";
+import type { AnyKind } from "../../kinds/types";
+import { reviewResources } from "../../request/review-resources";
+
+
+const VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
+
+/** kube's StorageVersionHash: the first 8 bytes of sha256("<group>/<version>/<kind>"), base64. */
+const storageVersionHash = (group: string, kind: string) =>
+  createHash("sha256").update(`${group}/v1/${kind}`).digest().subarray(0, 8).toString("base64");
+
+/**
+ * kube-apiserver's order of the built-in groups in /apis (its group priorities); groups not in this list follow
+ * in name order.
+ */
+const GROUP_ORDER = [
+  "apiregistration.k8s.io", "apps", "authentication.k8s.io", "authorization.k8s.io", "autoscaling", "batch",
+  "certificates.k8s.io", "networking.k8s.io", "policy", "rbac.authorization.k8s.io", "storage.k8s.io",
+];
+
+export function apiVersions(serverAddress: string) {
+  return { kind: "APIVersions", versions: ["v1"], serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress }] };
+}
+
+function groupNames(): string[] {
+  const names = new Set<string>([...servedGroups(), ...reviewResources.map((r) => r.group)]);
+  names.delete("");
+  const rank = (g: string) => {
+    const i = GROUP_ORDER.indexOf(g);
+    return i < 0 ? GROUP_ORDER.length : i;
+  };
+  return [...names].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function groupEntry(name: string) {
+  const version = { groupVersion: `${name}/v1`, version: "v1" };
+  return { name, versions: [version], preferredVersion: version };
+}
+
+/** The groups under /apis, in kube's order. */
+export const apiGroupNames = groupNames();
+
+/** `/apis`: every group served besides the core group, each with its single version v1. */
+export const apiGroupList = { kind: "APIGroupList", apiVersion: "v1", groups: apiGroupNames.map(groupEntry) };
+
+/** `/apis/<group>`: the APIGroup document, or undefined for a group not served (answer 404). */
+export function apiGroup(name: string) {
+  return apiGroupNames.includes(name) ? { kind: "APIGroup", apiVersion: "v1", ...groupEntry(name) } : undefined;
+}
+
+export type ApiResource = Record<string, unknown>;
+
+/** A kind's entries: the resource, then its subresources in name order (`namespaces/finalize` before `/status`). */
+function kindResources(k: AnyKind): ApiResource[] {
+  const sub = (name: string, verbs: string[], kind: Record<string, string> = { kind: k.kind }): [string, ApiResource] => [
+    name,
+    { name: `${k.plural}/${name}`, singularName: "", namespaced: k.namespaced, ...kind, verbs },
+  ];
+  const subresources: [string, ApiResource][] = [
+    ...(k.hasStatus ? [sub("status", ["get", "patch", "update"])] : []),
+    ...Object.keys(k.updateSubresources ?? {}).map((name) => sub(name, ["update"])),
+    ...(k.actionSubresources ?? []).flatMap((name) => {
+      const action = ACTION_SUBRESOURCES[name];
+      return action ? [sub(name, action.verbs, { group: action.group, version: action.version, kind: action.kind })] : [];
+    }),
+  ];
+  subresources.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return [
+    {
+      name: k.plural, singularName: k.singular, namespaced: k.namespaced, kind: k.kind, verbs: k.deleteCollection === false ? VERBS.filter((v) => v !== "deletecollection") : VERBS,
+      ...(k.shortNames.length ? { shortNames: k.shortNames } : {}),
+      ...(k.categories.length ? { categories: k.categories } : {}),
+      storageVersionHash: storageVersionHash(k.group ?? "", k.kind),
+    },
+    ...subresources.map(([, r]) => r),
+  ];
+}
+
+function buildResourceList(groupVersion: string): unknown {
+  if (groupVersion === "v1") {
+    // The core list keeps the kinds' declaration order (a stable order kubectl does not depend on).
+    return { kind: "APIResourceList", groupVersion, resources: kinds.filter((k) => !k.group).flatMap(kindResources) };
+  }
+  const group = groupVersion.endsWith("/v1") ? groupVersion.slice(0, -"/v1".length) : undefined;
+  if (!group || !apiGroupNames.includes(group)) return undefined;
+  const stored = kindsServedBy(group).map((k) => kindResources(k));
+  const reviews = reviewResources
+    .filter((r) => r.group === group)
+    .map((r) => [{ name: r.plural, singularName: r.singular, namespaced: r.namespaced, kind: r.kind, verbs: ["create"] }]);
+  // kube-apiserver installs a group version's paths sorted, so its resources come in name order.
+  const resources = [...stored, ...reviews].sort((a, b) => (a[0].name as string).localeCompare(b[0].name as string)).flat();
+  return { kind: "APIResourceList", apiVersion: "v1", groupVersion, resources };
+}
+
+const resourceLists = new Map<string, unknown>();
+
+/** `/api/v1` (groupVersion "v1") or `/apis/<group>/v1`; undefined for a group version not served (answer 404). */
+export function apiResourceList(groupVersion = "v1"): unknown {
+  if (!resourceLists.has(groupVersion)) {
+    const list = buildResourceList(groupVersion);
+    if (list === undefined) return undefined;
+    resourceLists.set(groupVersion, list);
+  }
+  return resourceLists.get(groupVersion);
+}
+
+export const versionInfo = {
+  major: "1",
+  minor: "32",
+  gitVersion: "v1.32.0-cluster-core",
+  gitCommit: "0000000000000000000000000000000000000000",
+  gitTreeState: "clean",
+  buildDate: "2026-11-22T00:00:00Z",
+  goVersion: "go1.23.3",
+  compiler: "gc",
+  platform: "linux/amd64",
+};

@@ -1,0 +1,98 @@
+// A resource's verbs (kube's REST handlers): get, list, create, update, patch, delete and deletecollection
+// through the registry with the request's user (admission reads it); a watch and the action subresources go to
+// their own endpoints. Every verb answers the negotiated form.
+import { managerOrUserAgent, updateTracker } from "../../apply";
+import type { KubeObject } from "../../kinds/types";
+import { RESPONSE_KINDS } from "../../codec/protobuf";
+import { parseDeleteOptions, parseListOptions, parseWriteOptions } from "../../registry/options";
+import type { Answer } from "../../registry/registry";
+import { watchFlag, type ResourceRequest } from "../../request/request-info";
+import { errors } from "../../status";
+import type { RequestContext } from "../context";
+import { listResponse } from "../encode/list";
+import { objectResponse } from "../encode/object";
+import { tableIncludes } from "../encode/table";
+import { warningHeaders } from "../field-validation";
+import { ACTION_ENDPOINT, negotiate, RESOURCE_ENDPOINT, type OutputFormat } from "../media";
+import { patchObject, patchType } from "../patch";
+import { MAX_BODY_BYTES, readDeleteOptions, readObjectBody } from "../request-body";
+import type { ApiResponse } from "../types";
+import { action } from "./actions";
+import { watch } from "./watch";
+
+export function resources(ctx: RequestContext, info: ResourceRequest): Promise<ApiResponse> {
+  const req = ctx.request;
+  const watching = info.watchPath || (req.method === "GET" && info.name === undefined && watchFlag(req.query));
+  const acting = info.subresource !== undefined && info.kind.actionSubresources?.includes(info.subresource);
+  // Kinds without protobuf declarations answer JSON or YAML (as kube does for custom resources).
+  const endpoint = { ...(acting ? ACTION_ENDPOINT : RESOURCE_ENDPOINT), protobuf: acting || RESPONSE_KINDS.has(info.kind.kind) };
+  const format = negotiate(req.header("accept"), { watch: watching, endpoint });
+  const pretty = ctx.pretty || format.pretty;
+  if (acting) return action(ctx, info, format, pretty);
+  if (watching) {
+    if (req.method !== "GET") throw errors.methodNotAllowed();
+    return watch(ctx, info, format);
+  }
+  return verb(ctx, info, format, pretty);
+}
+
+async function verb(ctx: RequestContext, info: ResourceRequest, format: OutputFormat, pretty: boolean): Promise<ApiResponse> {
+  const { kind, namespace, name, subresource } = info;
+  const { request: req, user } = ctx;
+  const reg = ctx.runtime.registry;
+  const q = req.query;
+  const ns = namespace ?? "";
+  const warnings: string[] = [];
+  let answer: Answer;
+  switch (req.method) {
+    case "GET":
+      if (name === undefined) {
+        const list = await reg.list(kind, namespace, parseListOptions(q));
+        return listResponse(list, format, pretty, tableIncludes(format, q));
+      }
+      answer = await reg.get(kind, ns, name, q.get("resourceVersion") ?? "");
+      break;
+    case "POST": {
+      if (name !== undefined) throw errors.methodNotAllowed();
+      const opts = { ...parseWriteOptions(q), user };
+      const check = { mode: opts.fieldValidation, warnings };
+      const track = updateTracker(kind, "", managerOrUserAgent(opts.fieldManager, req.header("user-agent")));
+      answer = await reg.create(kind, info.unscoped ? undefined : namespace, await readObjectBody(req, kind, check), { ...opts, track });
+      // As kube's audit does, a create's objectRef names the object it made.
+      const made = (answer as { object?: KubeObject }).object?.metadata;
+      const record = ctx.audit;
+      if (record?.objectRef && made?.name) record.objectRef = { ...record.objectRef, name: made.name, ...(made.namespace ? { namespace: made.namespace } : {}) };
+      break;
+    }
+    case "PUT": {
+      if (name === undefined) throw errors.methodNotAllowed();
+      const opts = { ...parseWriteOptions(q, "UpdateOptions"), user };
+      const check = { mode: opts.fieldValidation, warnings };
+      const track = updateTracker(kind, subresource ?? "", managerOrUserAgent(opts.fieldManager, req.header("user-agent")));
+      answer = await reg.update(kind, ns, name, await readObjectBody(req, kind, check), { ...opts, subresource, track });
+      break;
+    }
+    case "PATCH": {
+      if (name === undefined) throw errors.methodNotAllowed();
+      const type = patchType(req.header("content-type"));
+      const opts = { ...parseWriteOptions(q, "PatchOptions", type === "apply-patch"), user };
+      const manager = managerOrUserAgent(opts.fieldManager, req.header("user-agent"));
+      answer = await patchObject(reg, { kind, namespace: ns, name, subresource }, type, await req.body(MAX_BODY_BYTES), { ...opts, manager }, warnings);
+      break;
+    }
+    case "DELETE": {
+      if (subresource) throw errors.methodNotAllowed();
+      const opts = { ...parseDeleteOptions(q, await readDeleteOptions(req)), user };
+      if (name !== undefined) { answer = await reg.delete(kind, ns, name, opts); break; }
+      if (info.unscoped || kind.deleteCollection === false) throw errors.methodNotAllowed();
+      answer = await reg.deleteCollection(kind, namespace, parseListOptions(q), opts);
+      break;
+    }
+    default:
+      throw errors.methodNotAllowed();
+  }
+  const include = tableIncludes(format, q);
+  const res = "list" in answer ? listResponse(answer.list, format, pretty, include) : objectResponse(kind, answer, format, pretty, include);
+  if (warnings.length) res.headers.warning = warningHeaders(warnings);
+  return res;
+}

@@ -1,0 +1,16 @@
+// Statements over node-postgres: through Prisma each costs milliseconds on PostgreSQL (more than the database's
+// own work and the commit's flush), so the revision log uses `pg` directly; Prisma's client stays for
+// migrations and for callers of `Store.db`.
+import type pg from "pg";
+import type { Session } from "../dialect";
+
+/** node-postgres sends strings for BIGINT parameters (it has no BigInt encoding); int8 results come back as strings. */
+export const pgParams = (params: unknown[]) => params.map((v) => (typeof v === "bigint" ? v.toString() : v));
+
+/** A session on one client (inside a transaction) or on the pool (each statement on its own). */
+export function pgSession(client: pg.PoolClient | pg.Pool): Session {
+  return {
+    query: async <T>(sql: string, ...params: unknown[]) => (await client.query(sql, pgParams(params))).rows as T[],
+    execute: async (sql: string, ...params: unknown[]) => (await client.query(sql, pgParams(params))).rowCount ?? 0,
+  };
+}
