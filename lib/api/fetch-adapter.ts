@@ -1,6 +1,7 @@
 // Serves the pipeline from Next.js route handlers (Request in, Response out), for `next start`/`next dev`.
 import { PROTOBUF_MEDIA_TYPE } from "../codec/protobuf/magic";
 import { errors, isStatusError, StatusError } from "../status";
+import { parseQuery } from "../request/url-escapes";
 import { handleApi } from "./chain";
 import { statusResponse } from "./encode/status";
 import type { ApiRequest, ApiResponse, ApiRuntime } from "./types";
@@ -25,12 +26,14 @@ async function readBody(request: Request, limit: number): Promise<Buffer> {
 }
 
 function toApiRequest(request: Request): ApiRequest {
-  const url = new URL(request.url);
+  // The target as the URL string holds it (escapes untouched), read as the node adapter reads it.
+  const target = request.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i, "") || "/";
+  const q = target.indexOf("?");
   let body: Promise<Buffer> | undefined;
   return {
     method: request.method,
-    path: url.pathname,
-    query: url.searchParams,
+    path: q < 0 ? target : target.slice(0, q),
+    query: parseQuery(q < 0 ? "" : target.slice(q + 1)),
     header: (name) => request.headers.get(name) ?? undefined,
     // Fetch joins repeated headers with ", "; impersonation headers are the only ones read per value.
     headerValues: (name) => {

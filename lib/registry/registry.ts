@@ -12,7 +12,7 @@
 //   delete: options -> preconditions -> validating admission -> kind deletion (Namespace) / finalizers /
 //           grace period -> commit
 import { randomUUID } from "node:crypto";
-import { errors, isStatusError, StatusError, type FieldError, type Status } from "../status";
+import { errors, goQuote, isStatusError, StatusError, type FieldError, type Status } from "../status";
 import type { AnyKind, KubeObject, ObjectMeta } from "../kinds/types";
 import { acceptedApiVersions, apiVersionOf, groupResource } from "../kinds";
 import { AdmissionChain, type AdmissionRequest } from "../admission/admission-chain";
@@ -137,7 +137,11 @@ export class Registry {
     this.graceTimers.clear();
   }
 
+  /** kube's NamespaceKeyFunc / NoNamespaceKeyFunc: a name that cannot be one path segment of the key is a 400. */
   private key(kind: AnyKind, namespace: string, name: string): ObjectKey {
+    const invalid = name === "." || name === ".." ? [`may not be '${name}'`]
+      : ["/", "%"].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
+    if (invalid.length) throw errors.badRequest(`Name parameter invalid: ${goQuote(name)}: ${invalid.join(";")}`);
     return { resource: kind.plural, namespace: kind.namespaced ? namespace : "", name };
   }
 
