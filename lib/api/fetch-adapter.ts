@@ -25,9 +25,18 @@ async function readBody(request: Request, limit: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/**
+ * The request target as the client sent it, set by server.ts's front door on what it hands Next.js: a fetch
+ * Request's URL is WHATWG-parsed, which resolves `%2e%2e` as `..` (a DELETE of a name `..` would climb to
+ * the namespace) and turns `\` into `/`. A client that reaches Next.js without the front door (`next dev`)
+ * can only name, through it, a path it could have requested anyway: routing, authorization and audit all
+ * read this one target.
+ */
+export const REQUEST_TARGET_HEADER = "x-cluster-core-request-target";
+
 function toApiRequest(request: Request): ApiRequest {
-  // The target as the URL string holds it (escapes untouched), read as the node adapter reads it.
-  const target = request.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i, "") || "/";
+  const sent = request.headers.get(REQUEST_TARGET_HEADER);
+  const target = sent?.startsWith("/") ? sent : request.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i, "") || "/";
   const q = target.indexOf("?");
   let body: Promise<Buffer> | undefined;
   return {
@@ -40,7 +49,7 @@ function toApiRequest(request: Request): ApiRequest {
       const v = request.headers.get(name);
       return v === null ? [] : v.split(",").map((s) => s.trim());
     },
-    headerNames: () => [...request.headers.keys()],
+    headerNames: () => [...request.headers.keys()].filter((n) => n !== REQUEST_TARGET_HEADER),
     body: (limit) => (body ??= readBody(request, limit)),
     remoteAddress: request.headers.get("x-forwarded-for")?.split(",")[0]?.trim(),
   };
