@@ -34,7 +34,7 @@ async function readBody(request: Request, limit: number): Promise<Buffer> {
  */
 export const REQUEST_TARGET_HEADER = "x-cluster-core-request-target";
 
-function toApiRequest(request: Request): ApiRequest {
+export function toApiRequest(request: Request): ApiRequest {
   const sent = request.headers.get(REQUEST_TARGET_HEADER);
   const target = sent?.startsWith("/") ? sent : request.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i, "") || "/";
   const q = target.indexOf("?");
