@@ -3,6 +3,7 @@
 // other path (the console, /api/auth) goes to Next.js.
 import type http from "node:http";
 import type http2 from "node:http2";
+import { REQUEST_TARGET_HEADER } from "./lib/api/fetch-adapter";
 import { nodeApiHandler } from "./lib/api/node-adapter";
 import { isApiPath } from "./lib/request/request-info";
 import { http1Bridge } from "./lib/server/http1-bridge";
@@ -38,6 +39,8 @@ const listener = (req: ServingRequest, res: ServingResponse) => {
   if (answerUncleanTarget(req, res)) return;
   const path = (req.url ?? "/").split("?", 1)[0];
   if (!apiViaNext && isApiPath(path)) return api(req, res);
+  // Next.js's route handlers see a WHATWG-parsed URL: they read the target as sent from here (and only from here).
+  req.headers[REQUEST_TARGET_HEADER] = req.url ?? "/";
   if (req.httpVersionMajor === 2 && nextOverHttp2) return nextOverHttp2(req as http2.Http2ServerRequest, res as http2.Http2ServerResponse);
   if (nextHandler) return void nextHandler(req as http.IncomingMessage, res as http.ServerResponse);
   res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("404 page not found\n");

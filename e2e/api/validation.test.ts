@@ -1,7 +1,7 @@
 // Typed kinds over raw HTTPS (and kubectl where the user sees it): 422 Invalid with exact causes, decode
 // errors, defaults visible after create, fieldValidation Ignore/Warn/Strict (unknown and duplicate fields),
 // dryRun=All on every write verb, status subresources, metadata.generation, and `kubectl explain`.
-// Expectations follow kube-apiserver 1.32 (shared/reference); generation follows reference decision 7.
+// Expectations follow kube-apiserver 1.32 (shared/reference); generation and selfLink follow reference decision 7.
 // One server for the whole file.
 import YAML from "yaml";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -672,41 +672,40 @@ describe("status subresources: main writes keep status, /status writes change on
 
 // ---------------------------------------------------------------------------------------------------------
 
-describe("metadata.generation", { timeout: 60_000 }, () => {
-  test("ConfigMap: 1 on create, unchanged by metadata-only and no-op writes, +1 when data changes", async () => {
+describe("metadata.generation and selfLink", { timeout: 60_000 }, () => {
+  test("ConfigMap: neither written; a client's generation kept on create and never changed by an update; a selfLink dropped", async () => {
     const k = kind("ConfigMap");
     const created = await create(k, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "gen" }, data: { a: "1" } });
-    expect(created.metadata.generation).toBe(1);
-
-    const labelled = await server.request("PATCH", item(k, "gen"), { contentType: "application/merge-patch+json", body: { metadata: { labels: { x: "y" } } } });
-    expect(labelled.body.metadata.generation).toBe(1);
-
+    expect(created.metadata).not.toHaveProperty("generation");
+    expect(created.metadata).not.toHaveProperty("selfLink");
     const changed = await server.request("PATCH", item(k, "gen"), { contentType: "application/merge-patch+json", body: { data: { a: "2" } } });
-    expect(changed.body.metadata.generation).toBe(2);
+    expect(changed.body.metadata).not.toHaveProperty("generation");
 
-    const noop = await server.request("PUT", item(k, "gen"), { body: changed.body });
-    expect(noop.status, noop.text).toBe(200);
-    expect(noop.body.metadata.generation).toBe(2);
-    expect(noop.body.metadata.resourceVersion).toBe(changed.body.metadata.resourceVersion);
-
-    // a client cannot set generation
-    const forged = await server.request("PUT", item(k, "gen"), { body: { ...changed.body, metadata: { ...changed.body.metadata, generation: 40 } } });
+    const sent = await create(k, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "gen-sent", generation: 3, selfLink: "/api/v1/x" } });
+    expect(sent.metadata.generation).toBe(3);
+    expect(sent.metadata).not.toHaveProperty("selfLink");
+    const forged = await server.request("PUT", item(k, "gen-sent"), { body: { ...sent, data: { a: "1" }, metadata: { ...sent.metadata, generation: 40, selfLink: "/x" } } });
     expect(forged.status, forged.text).toBe(200);
-    expect(forged.body.metadata.generation).toBe(2);
+    expect(forged.body.metadata.generation).toBe(3);
+    expect(forged.body.metadata).not.toHaveProperty("selfLink");
+    const negative = await server.request("POST", `/api/v1/namespaces/${NS}/configmaps`, { body: { metadata: { name: "gen-neg", generation: -1 } } });
+    expect(negative.status, negative.text).toBe(422);
+    expect(negative.body.message).toBe('ConfigMap "gen-neg" is invalid: metadata.generation: Invalid value: -1: must be greater than or equal to 0');
   });
 
-  test("Pod: +1 for an image change, unchanged by a status write", async () => {
+  test("Pod: none after an image change or a status write", async () => {
     const k = kind("Pod");
     const created = await create(k, pod("gen-pod", { containers: [{ name: "app", image: "nginx:1.27" }] }));
-    expect(created.metadata.generation).toBe(1);
+    expect(created.metadata).not.toHaveProperty("generation");
     const image = await server.kubectl(["set", "image", "pod/gen-pod", "app=nginx:1.28", "-n", NS]);
     expect(image.stdout.trim()).toBe("pod/gen-pod image updated");
-    expect((await get(k, "gen-pod")).metadata.generation).toBe(2);
+    expect((await get(k, "gen-pod")).metadata).not.toHaveProperty("generation");
     const status = await server.request("PATCH", item(k, "gen-pod", "status"), {
       contentType: "application/merge-patch+json", body: { status: { phase: "Running" } },
     });
     expect(status.status, status.text).toBe(200);
-    expect(status.body.metadata.generation).toBe(2);
+    expect(status.body.metadata).not.toHaveProperty("generation");
+    expect(status.body.metadata).not.toHaveProperty("selfLink");
   });
 });
 

@@ -1,6 +1,7 @@
 // Serves the pipeline from Next.js route handlers (Request in, Response out), for `next start`/`next dev`.
 import { PROTOBUF_MEDIA_TYPE } from "../codec/protobuf/magic";
 import { errors, isStatusError, StatusError } from "../status";
+import { parseQuery } from "../request/url-escapes";
 import { handleApi } from "./chain";
 import { statusResponse } from "./encode/status";
 import type { ApiRequest, ApiResponse, ApiRuntime } from "./types";
@@ -24,20 +25,31 @@ async function readBody(request: Request, limit: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-function toApiRequest(request: Request): ApiRequest {
-  const url = new URL(request.url);
+/**
+ * The request target as the client sent it, set by server.ts's front door on what it hands Next.js: a fetch
+ * Request's URL is WHATWG-parsed, which resolves `%2e%2e` as `..` (a DELETE of a name `..` would climb to
+ * the namespace) and turns `\` into `/`. A client that reaches Next.js without the front door (`next dev`)
+ * can only name, through it, a path it could have requested anyway: routing, authorization and audit all
+ * read this one target.
+ */
+export const REQUEST_TARGET_HEADER = "x-cluster-core-request-target";
+
+export function toApiRequest(request: Request): ApiRequest {
+  const sent = request.headers.get(REQUEST_TARGET_HEADER);
+  const target = sent?.startsWith("/") ? sent : request.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i, "") || "/";
+  const q = target.indexOf("?");
   let body: Promise<Buffer> | undefined;
   return {
     method: request.method,
-    path: url.pathname,
-    query: url.searchParams,
+    path: q < 0 ? target : target.slice(0, q),
+    query: parseQuery(q < 0 ? "" : target.slice(q + 1)),
     header: (name) => request.headers.get(name) ?? undefined,
     // Fetch joins repeated headers with ", "; impersonation headers are the only ones read per value.
     headerValues: (name) => {
       const v = request.headers.get(name);
       return v === null ? [] : v.split(",").map((s) => s.trim());
     },
-    headerNames: () => [...request.headers.keys()],
+    headerNames: () => [...request.headers.keys()].filter((n) => n !== REQUEST_TARGET_HEADER),
     body: (limit) => (body ??= readBody(request, limit)),
     remoteAddress: request.headers.get("x-forwarded-for")?.split(",")[0]?.trim(),
   };

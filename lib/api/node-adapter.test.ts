@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
 import type { ApiResponse } from "./types";
-import { writeApiResponse, type NodeRequest, type NodeResponse } from "./node-adapter";
+import { toApiRequest, writeApiResponse, type NodeRequest, type NodeResponse } from "./node-adapter";
 
 /** An HTTP/1.1 response whose client is connected or already gone, recording what was done to it. */
 function response(gone: boolean) {
@@ -51,5 +51,13 @@ describe("a watch answer", () => {
     expect(seen).toEqual({ started: 1, stopped: 0 });
     res.emit("close");
     expect(seen).toEqual({ started: 1, stopped: 1 });
+  });
+});
+
+describe("the request target", () => {
+  it("is read as sent: a `%2e%2e` name is not resolved as `..`, a backslash is not a slash", () => {
+    const api = toApiRequest({ url: "/api/v1/namespaces/esc/configmaps/%2e%2e/a\\b?labelSelector=%zz&limit=1", method: "GET", headers: {}, httpVersionMajor: 1 } as unknown as NodeRequest);
+    expect(api.path).toBe("/api/v1/namespaces/esc/configmaps/%2e%2e/a\\b");
+    expect([...api.query]).toEqual([["limit", "1"]]);
   });
 });

@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { constants as h2, type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
 import { errors, isStatusError } from "../status";
+import { parseQuery } from "../request/url-escapes";
 import { handleApi } from "./chain";
 import { statusResponse } from "./encode/status";
 import type { ApiRequest, ApiResponse, ApiRuntime } from "./types";
@@ -74,13 +75,16 @@ function rawValues(raw: string[], name: string): string[] {
 }
 
 export function toApiRequest(req: NodeRequest): ApiRequest {
-  const url = new URL(req.url ?? "/", "http://localhost");
+  // The target as sent, not a WHATWG URL: that would resolve `%2e%2e` as a `..` segment (climbing to another
+  // path) and turn `\` into `/`, where Go leaves both to the router as a name's bytes.
+  const target = req.url ?? "/";
+  const q = target.indexOf("?");
   let body: Promise<Buffer> | undefined;
   const overHttp2 = isHttp2(req);
   return {
     method: req.method ?? "GET",
-    path: url.pathname,
-    query: url.searchParams,
+    path: q < 0 ? target : target.slice(0, q),
+    query: parseQuery(q < 0 ? "" : target.slice(q + 1)),
     header: (name) => {
       const v = req.headers[name];
       return Array.isArray(v) ? v.join(", ") : v;

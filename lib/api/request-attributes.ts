@@ -4,6 +4,7 @@
 import type { UserInfo } from "../auth/user-info";
 import type { Attributes } from "../authz/attributes";
 import { HISTORY_GROUP, type HistoryRequest } from "../request/history-path";
+import { decodePath } from "../request/url-escapes";
 
 const NAMESPACE_SUBRESOURCES = new Set(["status", "finalize"]);
 
@@ -35,8 +36,10 @@ function nameFromFieldSelector(q: URLSearchParams): string {
 
 export function requestAttributes(user: UserInfo, method: string, path: string, q: URLSearchParams): Attributes {
   const nonResource: Attributes = { type: "nonResource", user, verb: method.toLowerCase(), path };
-  let parts = path.split("/").filter((s) => s !== "");
-  try { parts = parts.map(decodeURIComponent); } catch { return nonResource; }
+  // Split after decoding, as kube's RequestInfoFactory splits Go's URL.Path.
+  const decoded = decodePath(path);
+  if (decoded === undefined) return nonResource;
+  let parts = decoded.split("/").filter((s) => s !== "");
   if (parts.length < 3 || (parts[0] !== "api" && parts[0] !== "apis")) return nonResource;
   let apiGroup = "";
   parts = parts.slice(1);

@@ -1,30 +1,10 @@
-// Private helpers that reproduce Go's text formatting where kube's messages depend on it: %q quoting,
+// Private helpers that reproduce Go's text formatting where kube's messages depend on it: %q (lib/status's),
 // %q of a []string, utilerrors.NewAggregate's message, and fmt.Errorf applied to a string with no args.
 // Clients compare these messages byte for byte, so the quirks are kept.
 
-const PRINTABLE = /[\p{L}\p{M}\p{N}\p{P}\p{S}]/u;
+import { goQuote } from "../status";
 
-/** Go's %q / strconv.Quote. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (ch === '"') out += '\\"';
-    else if (ch === "\\") out += "\\\\";
-    else if (ch === " " || (cp >= 0x21 && cp < 0x7f) || (cp >= 0x80 && PRINTABLE.test(ch))) out += ch;
-    else if (ch === "\x07") out += "\\a";
-    else if (ch === "\b") out += "\\b";
-    else if (ch === "\f") out += "\\f";
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "\t") out += "\\t";
-    else if (ch === "\v") out += "\\v";
-    else if (cp < 0x80) out += "\\x" + cp.toString(16).padStart(2, "0");
-    else if (cp < 0x10000) out += "\\u" + cp.toString(16).padStart(4, "0");
-    else out += "\\U" + cp.toString(16).padStart(8, "0");
-  }
-  return out + '"';
-}
+export { goQuote };
 
 /** Go's %q of a []string: `["a" "b"]`. */
 export function goQuoteList(list: readonly string[]): string {

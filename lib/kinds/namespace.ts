@@ -103,8 +103,6 @@ function mergeFinalize(body: Namespace, old: Namespace): Namespace {
   const meta = obj.metadata;
   if (!meta.uid) meta.uid = o.uid;
   meta.creationTimestamp = o.creationTimestamp;
-  meta.selfLink = o.selfLink;
-  meta.generation = o.generation;
   if (o.deletionTimestamp) meta.deletionTimestamp = o.deletionTimestamp; else delete meta.deletionTimestamp;
   if (o.deletionGracePeriodSeconds !== undefined) meta.deletionGracePeriodSeconds = o.deletionGracePeriodSeconds;
   else delete meta.deletionGracePeriodSeconds;

@@ -77,6 +77,12 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
   /** The kind has a `/status` subresource: main-resource writes keep status, `/status` writes change only status. */
   hasStatus: boolean;
   /**
+   * The server keeps `metadata.generation` (kube's custom resource strategy): 1 on create, one more whenever
+   * an update changes anything outside metadata and status. No kind served today: kube 1.32's strategies for
+   * them never set it (a client's value on create is kept, and no update can change it).
+   */
+  generation?: boolean;
+  /**
    * Further subresources that update the stored object through their own strategy (Namespace `finalize`).
    * Each behaves like `/status`: get, update and patch, keeping everything the strategy does not let change.
    */

@@ -38,7 +38,9 @@ describe.each(kinds.map((k) => [k.kind, k] as const))("%s", (_, kind) => {
     const c = obj(created);
     expect(c.kind).toBe(kind.kind);
     expect(c.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
-    expect(c.metadata.generation).toBe(1);
+    // kube 1.32 writes neither for the kinds served today (reference decision 7).
+    expect(c.metadata.generation).toBeUndefined();
+    expect(c.metadata.selfLink).toBeUndefined();
     const name = c.metadata.name!;
     expect(obj(await registry.get(kind, ns, name)).metadata.resourceVersion).toBe(c.metadata.resourceVersion);
     expect(await status(registry.create(kind, kind.namespaced ? ns : undefined, template(), write))).toBe(409);
@@ -97,12 +99,37 @@ describe("generic rules", () => {
     const a = obj(await registry.create(cm, "gen", { metadata: { generateName: "web-" } }, write));
     expect(a.metadata.name).toMatch(/^web-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
   });
-  it("bumps generation only when something outside metadata and status changes", async () => {
+  it("writes no generation nor selfLink: a client's generation is kept on create and never changed by an update; its selfLink is dropped", async () => {
     const a = obj(await registry.create(cm, "gen", { metadata: { name: "g" }, data: { a: "1" } }, write));
-    const b = obj(await registry.update(cm, "gen", "g", { ...a, metadata: { ...a.metadata, labels: { l: "v" } } }, write));
+    expect(a.metadata.generation).toBeUndefined();
+    const b = obj(await registry.update(cm, "gen", "g", { ...a, data: { a: "2" }, metadata: { ...a.metadata, generation: 5, selfLink: "/x" } }, write));
+    expect(b.metadata.generation).toBeUndefined();
+    expect(b.metadata.selfLink).toBeUndefined();
+    expect(obj(await registry.get(cm, "gen", "g")).metadata).not.toHaveProperty("selfLink");
+
+    const sent = obj(await registry.create(cm, "gen", { metadata: { name: "g7", generation: 7, selfLink: "/api/v1/elsewhere" } }, write));
+    expect(sent.metadata.generation).toBe(7);
+    expect(sent.metadata).not.toHaveProperty("selfLink");
+    const changed = obj(await registry.update(cm, "gen", "g7", { ...sent, data: { a: "1" }, metadata: { ...sent.metadata, generation: 1 } }, write));
+    expect(changed.metadata.generation).toBe(7);
+    // Storage never keeps a selfLink, so an update that only sends one changes nothing.
+    const same = obj(await registry.update(cm, "gen", "g7", { ...changed, metadata: { ...changed.metadata, selfLink: "/x" } }, write));
+    expect(same.metadata.resourceVersion).toBe(changed.metadata.resourceVersion);
+    // A dry run answers before storage, with what was sent (kube's dry-run storage).
+    const dry = obj(await registry.create(cm, "gen", { metadata: { name: "g8", selfLink: "/x" } }, { ...write, dryRun: true }));
+    expect(dry.metadata.selfLink).toBe("/x");
+  });
+  it("a kind that keeps a generation (custom resources): 1 at create, +1 when something outside metadata and status changes", async () => {
+    const kept = { ...cm, generation: true };
+    const a = obj(await registry.create(kept, "gen", { metadata: { name: "kept", generation: 9 }, data: { a: "1" } }, write));
+    expect(a.metadata.generation).toBe(1);
+    const b = obj(await registry.update(kept, "gen", "kept", { ...a, metadata: { ...a.metadata, labels: { l: "v" } } }, write));
     expect(b.metadata.generation).toBe(1);
-    const c = obj(await registry.update(cm, "gen", "g", { ...b, data: { a: "2" } }, write));
+    const c = obj(await registry.update(kept, "gen", "kept", { ...b, data: { a: "2" } }, write));
     expect(c.metadata.generation).toBe(2);
+    const forged = obj(await registry.update(kept, "gen", "kept", { ...c, metadata: { ...c.metadata, generation: 40 } }, write));
+    expect(forged.metadata.generation).toBe(2);
+    expect(forged.metadata.resourceVersion).toBe(c.metadata.resourceVersion);
   });
   it("an identical update writes nothing", async () => {
     const a = obj(await registry.create(cm, "gen", { metadata: { name: "same" }, data: { a: "1" } }, write));

@@ -1,18 +1,20 @@
 // The generic registry: every verb for every kind, driven by the kind's declaration (lib/kinds). It never
 // names a kind. Write phases, in order (kube-apiserver's BeforeCreate / Store.Update):
 //   create: type meta -> namespace -> decodeError -> system metadata -> generateName -> applyDefaults ->
-//           managedFields (opts.track) -> mutating admission -> prepareForCreate -> validate (metadata + kind) ->
-//           validating admission -> canonicalize -> commit (retry generateName)
+//           managedFields (opts.track) -> mutating admission -> prepareForCreate (generation 1 if the kind keeps
+//           one) -> validate (metadata + kind) -> validating admission -> canonicalize -> commit without selfLink
+//           (retry generateName)
 //   update: type meta -> namespace/name match -> read current -> resourceVersion rule -> carry system
 //           metadata and status (or only status for /status, or what a subresource strategy lets change) ->
-//           applyDefaults -> managedFields (opts.track) -> mutating admission -> prepareForUpdate -> validate +
-//           validateUpdate -> validating admission -> canonicalize -> no-op check -> commit (guaranteed-update retry)
+//           applyDefaults -> managedFields (opts.track) -> mutating admission -> generation carried ->
+//           prepareForUpdate -> validate + validateUpdate -> validating admission -> canonicalize -> generation
+//           bumped (kinds that keep one) -> no-op check -> commit without selfLink (guaranteed-update retry)
 //   delete: options -> preconditions -> validating admission -> kind deletion (Namespace) / finalizers /
 //           grace period -> commit
 import { randomUUID } from "node:crypto";
-import { errors, isStatusError, StatusError, type FieldError, type Status } from "../status";
+import { errors, goQuote, isStatusError, StatusError, type FieldError, type Status } from "../status";
 import type { AnyKind, KubeObject, ObjectMeta } from "../kinds/types";
-import { acceptedApiVersions, apiVersionOf, groupResource, groupVersionPath } from "../kinds";
+import { acceptedApiVersions, apiVersionOf, groupResource } from "../kinds";
 import { AdmissionChain, type AdmissionRequest } from "../admission/admission-chain";
 import { ExpiredError, type LogEvent, type ObjectKey, type Store, type StoredObject, type WatchSink, type WatchSpec } from "../storage";
 import { pruneEmptyCollections } from "../kinds/schema/shape";
@@ -51,10 +53,14 @@ const clone = <T>(v: T): T => structuredClone(v);
 /** Who a write is recorded as in the object history (lib/storage): the request's user, none for the server's own writes. */
 const writer = (user: WriteOptions["user"]) => (user ? { username: user.username, groups: user.groups } : undefined);
 
-function selfLink(kind: AnyKind, namespace: string, name?: string): string {
-  const gv = groupVersionPath(kind);
-  const base = kind.namespaced && namespace ? `${gv}/namespaces/${namespace}/${kind.plural}` : `${gv}/${kind.plural}`;
-  return name ? `${base}/${name}` : base;
+/**
+ * The object as storage keeps it: never a selfLink (kube's storage versioner clears it before every write, so a
+ * client's is dropped). A dry run answers before storage, with what the client sent, as kube's does.
+ */
+function forStorage(obj: KubeObject): KubeObject {
+  if (obj.metadata.selfLink === undefined) return obj;
+  const { selfLink: _, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
 }
 
 function generateName(prefix: string): string {
@@ -131,7 +137,11 @@ export class Registry {
     this.graceTimers.clear();
   }
 
+  /** kube's NamespaceKeyFunc / NoNamespaceKeyFunc: a name that cannot be one path segment of the key is a 400. */
   private key(kind: AnyKind, namespace: string, name: string): ObjectKey {
+    const invalid = name === "." || name === ".." ? [`may not be '${name}'`]
+      : ["/", "%"].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
+    if (invalid.length) throw errors.badRequest(`Name parameter invalid: ${goQuote(name)}: ${invalid.join(";")}`);
     return { resource: kind.plural, namespace: kind.namespaced ? namespace : "", name };
   }
 
@@ -280,7 +290,6 @@ export class Registry {
     delete meta.resourceVersion;
     meta.uid = randomUUID();
     meta.creationTimestamp = toTimestamp(Date.now());
-    meta.generation = 1;
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
     const generated = !meta.name && !!meta.generateName;
@@ -299,6 +308,8 @@ export class Registry {
     obj = review.object!;
     meta = obj.metadata;
     kind.prepareForCreate?.(obj);
+    // A client's generation is kept unless the kind's strategy owns it (kube 1.32's BeforeCreate leaves it).
+    if (kind.generation) meta.generation = 1;
     throwIfInvalid(kind, meta.name ?? "", [
       ...validateObjectMeta(meta, { namespaced: kind.namespaced, nameRule: kind.nameRule }),
       ...(kind.validate?.(obj) ?? []),
@@ -307,14 +318,13 @@ export class Registry {
     canonicalize(kind, obj);
 
     for (let attempt = 1; ; attempt++) {
-      meta.selfLink = selfLink(kind, meta.namespace ?? "", meta.name);
       const key = this.key(kind, meta.namespace ?? "", meta.name!);
       if (opts.dryRun) {
         const existing = this.store.objects.get(key);
         if (existing) throw errors.alreadyExists(groupResource(kind), meta.name!, !!existing.object.metadata.deletionTimestamp);
         return { code: 201, object: obj };
       }
-      const result = await this.store.writer.commit({ type: "create", key, object: obj, user: writer(opts.user) });
+      const result = await this.store.writer.commit({ type: "create", key, object: forStorage(obj), user: writer(opts.user) });
       if (result.ok) return this.answerWrite(201, result.event);
       if (generated && attempt < MAX_GENERATE_ATTEMPTS) { meta.name = generateName(meta.generateName!); continue; }
       if (generated) throw errors.generateNameExhausted(groupResource(kind), meta.name!);
@@ -409,6 +419,9 @@ export class Registry {
       };
       await this.admission.admit(review);
       obj = review.object!;
+      // kube's BeforeUpdate: no update, subresource or admission plug-in changes the generation; only the
+      // kind's own rule below may.
+      if (old.metadata.generation === undefined) delete obj.metadata.generation; else obj.metadata.generation = old.metadata.generation;
       const status = sub === "status";
       const other = sub && !status ? kind.updateSubresources?.[sub] : undefined;
       if (status) kind.statusStrategy?.prepareForUpdate?.(obj, old); else if (!sub) kind.prepareForUpdate?.(obj, old);
@@ -421,17 +434,18 @@ export class Registry {
       ]);
       await this.admission.validate(review);
       canonicalize(kind, obj);
-      obj.metadata.generation = nextGeneration(obj, old, old.metadata.generation);
+      if (kind.generation) obj.metadata.generation = nextGeneration(obj, old, old.metadata.generation);
       obj.metadata.resourceVersion = old.metadata.resourceVersion;
+      const stored = forStorage(obj);
       // An unchanged object is not written, unless its stored form is stale (encryption key rotation, as kube).
-      if (deepEqual(obj, old) && !current!.stale) return { code: 200, object: old, json: current!.json };
+      if (deepEqual(stored, old) && !current!.stale) return { code: 200, object: old, json: current!.json };
       // Removing the last finalizer of an object whose deletion is due completes the deletion.
       const finishes = !!obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length)
         && (obj.metadata.deletionGracePeriodSeconds ?? 0) === 0 && !kind.holdsDeletion?.(obj);
       if (opts.dryRun) return { code: 200, object: obj };
       const result = await this.store.writer.commit(finishes
-        ? { type: "delete", key, object: obj, expectRev: current!.rev, user: writer(opts.user) }
-        : { type: "update", key, object: obj, expectRev: current!.rev, user: writer(opts.user) });
+        ? { type: "delete", key, object: stored, expectRev: current!.rev, user: writer(opts.user) }
+        : { type: "update", key, object: stored, expectRev: current!.rev, user: writer(opts.user) });
       if (result.ok) return this.answerWrite(200, result.event);
       if (result.reason === "missing" && !kind.allowCreateOnUpdate) throw errors.notFound(groupResource(kind), name);
       if (pinnedToVersion() || attempt >= MAX_UPDATE_ATTEMPTS) throw errors.conflict(groupResource(kind), name);
@@ -458,8 +472,6 @@ export class Registry {
     }
     m.uid = o.uid;
     m.creationTimestamp = o.creationTimestamp;
-    if (o.selfLink) m.selfLink = o.selfLink; else delete m.selfLink;
-    m.generation = o.generation;
     // An update can never remove or move a deletion timestamp, nor drop a grace period; setting either is
     // left for validation to refuse (`field is immutable`).
     if (o.deletionTimestamp) m.deletionTimestamp = o.deletionTimestamp;

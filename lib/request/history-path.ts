@@ -9,6 +9,7 @@
 // is not advertised in discovery, so kube clients never see it; `/history` is not a subresource kube knows,
 // so nothing a kube client sends reaches this by accident.
 import { kindByPlural } from "../kinds";
+import { decodePath } from "./url-escapes";
 
 export const HISTORY_GROUP = "history.cluster-core.dev";
 export const HISTORY_API_VERSION = `${HISTORY_GROUP}/v1`;
@@ -17,10 +18,6 @@ export type HistoryRequest =
   | { type: "object"; objectPath: string }
   | { type: "deleted"; resource: string; group: string; namespace?: string }
   | { type: "changes"; namespace: string };
-
-const decode = (s: string): string | undefined => {
-  try { return decodeURIComponent(s); } catch { return undefined; }
-};
 
 /** The resource and group of `plural` or `plural.group` (the kind's group when the plural alone is given). */
 function splitResource(text: string): { resource: string; group: string } {
@@ -35,7 +32,7 @@ export function historyRequest(method: string, path: string): HistoryRequest | u
   const p = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
   const prefix = `/apis/${HISTORY_API_VERSION}/`;
   if (p.startsWith(prefix)) {
-    const parts = p.slice(prefix.length).split("/").map(decode);
+    const parts = p.slice(prefix.length).split("/").map(decodePath);
     if (parts.some((x) => x === undefined || x === "")) return undefined;
     const [a, b, c, d, ...rest] = parts as string[];
     if (rest.length) return undefined;

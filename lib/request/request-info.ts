@@ -4,6 +4,7 @@ import { kindServedAt } from "../kinds";
 import type { AnyKind } from "../kinds/types";
 import { errors } from "../status";
 import { reviewResource, type ReviewResource } from "./review-resources";
+import { decodePath } from "./url-escapes";
 
 /** kube's request verbs for resource requests. */
 export type ResourceVerb = "get" | "list" | "watch" | "create" | "update" | "patch" | "delete" | "deletecollection";
@@ -39,10 +40,6 @@ export type RequestInfo =
   | { type: "health"; endpoint: "healthz" | "livez" | "readyz"; check?: string }
   | { type: "metrics" };
 
-const decode = (s: string) => {
-  try { return decodeURIComponent(s); } catch { throw errors.badRequest(`invalid path segment: ${s}`); }
-};
-
 export const OIDC_CONFIGURATION_PATH = "/.well-known/openid-configuration";
 export const OIDC_JWKS_PATH = "/openid/v1/jwks";
 
@@ -65,8 +62,14 @@ function knownGroup(group: string, hasKind: (g: string) => boolean): boolean {
   return hasKind(group) || reviewResource(group, undefined) !== undefined;
 }
 
+/**
+ * `path` as sent (escaped). It is decoded first and split after, as kube's RequestInfoFactory splits Go's
+ * URL.Path: an escaped `/` separates segments, and a name keeps bytes that are not UTF-8 (url-escapes.ts).
+ */
 export function parseRequestPath(path: string, hasGroup: (group: string) => boolean = () => false): RequestInfo {
-  const p = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
+  const decoded = decodePath(path);
+  if (decoded === undefined) throw errors.badRequest(`invalid URL escape in path ${path}`);
+  const p = decoded.length > 1 && decoded.endsWith("/") ? decoded.slice(0, -1) : decoded;
   if (p === "/api") return { type: "api", path: p };
   if (p === "/metrics") return { type: "metrics" };
   if (p === "/apis") return { type: "apis", path: p };
@@ -84,9 +87,9 @@ export function parseRequestPath(path: string, hasGroup: (group: string) => bool
   let parts: string[];
   if (p.startsWith("/api/v1/")) {
     group = "";
-    parts = p.slice("/api/v1/".length).split("/").map(decode);
+    parts = p.slice("/api/v1/".length).split("/");
   } else if (p.startsWith("/apis/")) {
-    const [g, version, ...rest] = p.slice("/apis/".length).split("/").map(decode);
+    const [g, version, ...rest] = p.slice("/apis/".length).split("/");
     if (!knownGroup(g, hasGroup)) throw errors.routeNotFound();
     if (version === undefined) return { type: "group", group: g };
     if (version !== "v1") throw errors.routeNotFound();

@@ -1,10 +1,12 @@
 // The front door's check of the request target, before any routing (what Go's net/http does for
-// kube-apiserver): `*` is only for `OPTIONS *` (200) and otherwise 400; a malformed %-escape is 400 (plain
-// text, as Go's server answers); a path with `.`/`..` segments or doubled slashes is answered 301 to its
+// kube-apiserver): `*` is only for `OPTIONS *` (200) and otherwise 400; a malformed %-escape (`%zz`, not any
+// escaped byte: `%ff` is valid) is 400 in plain text over HTTP/1.1 and a PROTOCOL_ERROR stream reset over
+// HTTP/2, as Go's two servers answer url.ParseRequestURI's error; a path with `.`/`..` segments or doubled slashes is answered 301 to its
 // cleaned form, so no router ever sees a path that climbs.
 import type http from "node:http";
-import type http2 from "node:http2";
+import http2 from "node:http2";
 import { posix } from "node:path";
+import { validEscapes } from "../request/url-escapes";
 
 type Request = http.IncomingMessage | http2.Http2ServerRequest;
 interface Response {
@@ -25,8 +27,8 @@ export function answerUncleanTarget(req: Request, response: http.ServerResponse 
   const q = target.indexOf("?");
   const path = q < 0 ? target : target.slice(0, q);
   if (!validEscapes(path)) {
-    // Go's url.Parse refuses a malformed %-escape (`invalid URL escape "%zz"`): 400 before any routing.
-    res.writeHead(400, badRequest).end("400 Bad Request");
+    if (req.httpVersionMajor === 2) (req as http2.Http2ServerRequest).stream.close(http2.constants.NGHTTP2_PROTOCOL_ERROR);
+    else res.writeHead(400, badRequest).end("400 Bad Request");
     return true;
   }
   const cleaned = cleanPath(path);
@@ -34,15 +36,6 @@ export function answerUncleanTarget(req: Request, response: http.ServerResponse 
   res.writeHead(301, { location: cleaned + (q < 0 ? "" : target.slice(q)), "content-type": "text/html; charset=utf-8" })
     .end(`<a href="${escapeHtml(cleaned)}">Moved Permanently</a>.\n`);
   return true;
-}
-
-function validEscapes(path: string): boolean {
-  try {
-    decodeURIComponent(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Go's path.Clean for a URL path, keeping a trailing slash (as net/http's cleanPath does). */

@@ -10,6 +10,7 @@ import { kinds } from "../kinds";
 import type { ApiRuntime } from "../api/types";
 import { openapiDocument } from "../openapi";
 import { Registry } from "../registry/registry";
+import { retiredMetadataUpgrade } from "../registry/retired-metadata";
 import { auditLogFromEnv } from "../audit/audit-log";
 import { buildAuditEvent } from "../audit/audit-event";
 import { bootstrap } from "../bootstrap";
@@ -71,6 +72,7 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
   const transformer = encryptionFromEnv(process.env, groupsOfKinds(kinds));
   const store = await openStore({
     databaseUrl: config.databaseUrl, compactionWindowSeconds: config.compactionWindowSeconds, transformer,
+    upgrade: retiredMetadataUpgrade(kinds),
     history: { revisions: config.historyRevisions, days: config.historyDays },
   });
   const metrics = serverMetrics(store);

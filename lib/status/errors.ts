@@ -1,6 +1,7 @@
 // The error factories, named after Kubernetes reasons, with kube-apiserver's exact messages.
 import { StatusError, type StatusDetails } from "./status-error";
 import type { FieldError } from "./field-error";
+import { goQuote } from "./go-quote";
 
 // Factories take kube's group-resource string (`pods`, `roles.rbac.authorization.k8s.io`): the message shows
 // it whole, details split it into group and resource as kube's StatusDetails do.
@@ -12,22 +13,22 @@ function grDetails(resource: string): { group?: string; kind: string } {
 
 export const errors = {
   notFound: (resource: string, name: string) =>
-    new StatusError(404, "NotFound", `${gr(resource)} "${name}" not found`, { name, ...grDetails(resource) }),
+    new StatusError(404, "NotFound", `${gr(resource)} ${goQuote(name)} not found`, { name, ...grDetails(resource) }),
   routeNotFound: () =>
     new StatusError(404, "NotFound", "the server could not find the requested resource", {}),
   alreadyExists: (resource: string, name: string, terminating = false) =>
-    new StatusError(409, "AlreadyExists", `${terminating ? "object is being deleted: " : ""}${gr(resource)} "${name}" already exists`, { name, ...grDetails(resource) }),
+    new StatusError(409, "AlreadyExists", `${terminating ? "object is being deleted: " : ""}${gr(resource)} ${goQuote(name)} already exists`, { name, ...grDetails(resource) }),
   generateNameExhausted: (resource: string, name: string) =>
-    new StatusError(409, "AlreadyExists", `${gr(resource)} "${name}" already exists, the server was not able to generate a unique name for the object`, { name, ...grDetails(resource), retryAfterSeconds: 1 }),
+    new StatusError(409, "AlreadyExists", `${gr(resource)} ${goQuote(name)} already exists, the server was not able to generate a unique name for the object`, { name, ...grDetails(resource), retryAfterSeconds: 1 }),
   conflict: (resource: string, name: string, detail = "the object has been modified; please apply your changes to the latest version and try again") =>
-    new StatusError(409, "Conflict", `Operation cannot be fulfilled on ${gr(resource)} "${name}": ${detail}`, { name, ...grDetails(resource) }),
+    new StatusError(409, "Conflict", `Operation cannot be fulfilled on ${gr(resource)} ${goQuote(name)}: ${detail}`, { name, ...grDetails(resource) }),
   /** 422 Invalid for an object of `kind` (the Kind, not the plural, goes in details.kind). */
   invalid: (kind: string, name: string, errs: FieldError[], group?: string) => {
     const rendered = [...new Set(errs.map((e) => `${e.field}: ${e.detail}`))];
     const list = rendered.length === 1 ? rendered[0] : `[${rendered.join(", ")}]`;
     const gk = group ? `${kind}.${group}` : kind;
     const details: StatusDetails = { name, ...(group ? { group } : {}), kind, causes: errs.map((e) => ({ reason: e.type, message: e.detail, field: e.field })) };
-    return new StatusError(422, "Invalid", `${gk} "${name}" is invalid: ${list}`, details);
+    return new StatusError(422, "Invalid", `${gk} ${goQuote(name)} is invalid: ${list}`, details);
   },
   /** 422 for bad query options (ListOptions, DeleteOptions, ...) in group meta.k8s.io. */
   invalidOptions: (optionsKind: string, errs: FieldError[]) => errors.invalid(optionsKind, "", errs, "meta.k8s.io"),

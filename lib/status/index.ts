@@ -2,3 +2,4 @@
 export * from "./status-error";
 export * from "./field-error";
 export { errors } from "./errors";
+export { goQuote } from "./go-quote";

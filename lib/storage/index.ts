@@ -9,3 +9,4 @@ export type {
   HistoryReader, ListRange, ObjectStore, ObjectWriter, Store, StoreFigures, StoreStats, WatchFraming, WatchSink, WatchSpec,
 } from "./interfaces";
 export * from "./types";
+export type { ValueUpgrade } from "./value-upgrade";

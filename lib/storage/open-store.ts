@@ -13,6 +13,7 @@ import { PostgresDialect } from "./postgres/postgres-dialect";
 import { SqliteDialect } from "./sqlite/sqlite-dialect";
 import { Tailer } from "./tailer";
 import { plainValues, type ValueTransformer } from "./types";
+import { withValueUpgrade, type ValueUpgrade } from "./value-upgrade";
 import { WatchCache } from "./watch-cache";
 
 export interface StoreOptions {
@@ -27,6 +28,8 @@ export interface StoreOptions {
   synchronous?: "FULL" | "NORMAL";
   /** Encryption at rest (lib/encryption); values are stored as they are by default. */
   transformer?: ValueTransformer;
+  /** Values an older version stored, brought to today's form as they are read (after the transformer). */
+  upgrade?: ValueUpgrade;
   /** Object history kept beyond the window (HISTORY_REVISIONS, HISTORY_DAYS); none by default (etcd's compaction). */
   history?: HistoryRetention;
 }
@@ -51,7 +54,7 @@ export async function openStoreParts(opts: StoreOptions): Promise<Store & { part
   const synchronous = opts.synchronous ?? "FULL";
   await configureConnection(db, name, synchronous);
   await migrate(db, name);
-  const transformer = opts.transformer ?? plainValues;
+  const transformer = withValueUpgrade(opts.transformer ?? plainValues, opts.upgrade);
   const windowMs = opts.compactionWindowSeconds * 1000;
 
   const view: StoreView = { rev: () => cache.rev, revOf: (key) => cache.get(key)?.rev, catchUp: () => tailer.poll() };

@@ -1,5 +1,6 @@
-// metadata.generation (reference decision 7): it starts at 1 and grows by one whenever anything outside metadata
-// and status changes. Type meta (apiVersion, kind) is not part of the object's desired state either.
+// metadata.generation for kinds whose strategy keeps one (`generation` on the kind, as kube's custom resources;
+// reference decision 7): it starts at 1 and grows by one whenever anything outside metadata and status changes.
+// Type meta (apiVersion, kind) is not part of the object's desired state either.
 
 /** Structural equality of JSON values (key order and undefined members ignored). */
 export function deepEqual(a: unknown, b: unknown): boolean {
