@@ -30,6 +30,8 @@ export function decodePath(raw: string): string | undefined {
  * are not UTF-8 become U+FFFD: query values may be stored (a field manager), and only well-formed text may be.
  */
 export function parseQuery(raw: string): URLSearchParams {
+  // Nothing to decode (the usual request): WHATWG's parser reads such a string exactly as Go does.
+  if (!/[%;+]/.test(raw)) return new URLSearchParams(raw);
   const query = new URLSearchParams();
   for (const pair of raw.split("&")) {
     if (pair === "" || pair.includes(";")) continue;
