@@ -12,7 +12,7 @@ import { keyId } from "../log-rows";
 import type { ValueTransformer, WriteOp } from "../types";
 import { commitIf } from "./compare-and-set";
 import { lockedBatch } from "./locked-batch";
-import { pgSession } from "./session";
+import { inTransaction, pgSession } from "./session";
 import { allocatingBatch } from "./write-function";
 
 export class PostgresDialect implements Dialect {
@@ -61,22 +61,12 @@ export class PostgresDialect implements Dialect {
   }
 
   transaction<T>(fn: (s: Session) => Promise<T>, opts: { snapshot?: boolean; timeoutMs?: number } = {}): Promise<T> {
-    const pool = this.pool;
-    return (async () => {
-      const client = await pool.connect();
-      let broken: Error | undefined;
-      try {
-        await client.query(opts.snapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN");
-        const out = await fn(pgSession(client));
-        await client.query("COMMIT");
-        return out;
-      } catch (err) {
-        await client.query("ROLLBACK").catch((e: Error) => { broken = e; });
-        throw err;
-      } finally {
-        client.release(broken);
-      }
-    })();
+    return inTransaction(this.pool, async (client) => {
+      await client.query(opts.snapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN");
+      const out = await fn(pgSession(client));
+      await client.query("COMMIT");
+      return out;
+    });
   }
 
   reads<T>(fn: (s: Session) => Promise<T>): Promise<T> {

@@ -14,3 +14,20 @@ export function pgSession(client: pg.PoolClient | pg.Pool): Session {
     execute: async (sql: string, ...params: unknown[]) => (await client.query(sql, pgParams(params))).rowCount ?? 0,
   };
 }
+
+/**
+ * One pooled connection for a transaction that `fn` begins and commits: rolled back when `fn` throws, and
+ * dropped from the pool (not reused) when even the rollback fails.
+ */
+export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    return await fn(client);
+  } catch (err) {
+    await client.query("ROLLBACK").catch((e: Error) => { broken = e; });
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
