@@ -139,9 +139,11 @@ export class Registry {
 
   /** kube's NamespaceKeyFunc / NoNamespaceKeyFunc: a name that cannot be one path segment of the key is a 400. */
   private key(kind: AnyKind, namespace: string, name: string): ObjectKey {
-    const invalid = name === "." || name === ".." ? [`may not be '${name}'`]
-      : ["/", "%"].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
-    if (invalid.length) throw errors.badRequest(`Name parameter invalid: ${goQuote(name)}: ${invalid.join(";")}`);
+    if (name === "." || name === ".." || name.includes("/") || name.includes("%")) {
+      const invalid = name === "." || name === ".." ? [`may not be '${name}'`]
+        : ["/", "%"].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
+      throw errors.badRequest(`Name parameter invalid: ${goQuote(name)}: ${invalid.join(";")}`);
+    }
     return { resource: kind.plural, namespace: kind.namespaced ? namespace : "", name };
   }
 
