@@ -3,7 +3,7 @@
 // 409) and re-create (POST of the last revision without what the server owns).
 import { apiRequest } from "@/lib/client/api-client";
 import { collectionPath, objectPath } from "@/lib/client/resource-path";
-import { CONSOLE_FIELD_MANAGER } from "@/lib/client/server-side-apply";
+import { CONSOLE_FIELD_MANAGER } from "@/lib/client/object-writes";
 import type { HistoryRevision } from "@/lib/history/history-api";
 import type { AnyKind, KubeObject } from "@/lib/kinds";
 

@@ -7,7 +7,7 @@ import { useState } from "react";
 import { managerFields } from "./managed-fields";
 import { getObject } from "@/lib/client/object-writes";
 import { queryKeys } from "@/lib/client/query-keys";
-import { CONSOLE_FIELD_MANAGER } from "@/lib/client/server-side-apply";
+import { CONSOLE_FIELD_MANAGER } from "@/lib/client/object-writes";
 import type { AnyKind, KubeObject } from "@/lib/kinds";
 import { ScrollBox } from "../ui/scroll-box";
 import { FieldPathList } from "./field-path-list";

@@ -1,32 +1,35 @@
 "use client";
-// Edit one object as YAML without ever losing work:
+// Edit one object as YAML without ever losing work, nor anyone else's:
 // - the text is compared with what was loaded; an untouched editor follows the live object;
-// - "Review & save" shows the diff against the loaded version, then saves by server-side apply as the field
-//   manager `cluster-core-console` (status and server-owned metadata stripped, as a manifest would have none);
-// - an apply conflict (409, fields another manager owns with other values) is explained in place: each field
-//   and its manager, then "Take ownership and save" (force=true) or "Leave these fields" (re-apply without
-//   them). An apply sends no resourceVersion, so a save is never refused as stale: the 409 three-way merge of
-//   the PUT days is gone; the merge stays for an object that changed on the server while being edited
-//   ("Merge the new version": loaded, stored, edited → stored vs merged side by side, the right side editable);
-// - a 422 marks each cause at its field; "Dry run" asks the server to validate without saving;
+// - "Review & save" reads the object as stored now and merges three ways (loaded = base, the edits = mine,
+//   stored = theirs): the result is the stored object with exactly the fields the user changed. The diff
+//   shows what saving writes over the stored version; a field both sides changed is listed with both values
+//   and the user picks one per field before Save is possible;
+// - the save is an update (PUT) of that result holding the stored resourceVersion, so the server writes it
+//   only over the very version it was merged onto; if the object changed again meanwhile (409) it is read
+//   and merged again. A server-side apply of the edits could not promise "exactly these fields": it cannot
+//   remove a field another manager owns, it drops fields the console applied earlier and left out now, and a
+//   change to one item of an atomic list claims the whole list;
+// - the answer (the object as stored) is checked against every change the user kept: "Saved" only when all
+//   are there, otherwise the ones missing are named with what the server holds instead;
+// - a 422 marks each cause at its field; "Dry run" asks the server to validate the merged object;
 // - when the user's rules do not allow update, saving is disabled and the reason shown (a 403 on save still
 //   shows kube's message, for rules the console could not see).
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError, type StatusCause } from "@/lib/client/api-error";
-import { applyObject, getObject } from "@/lib/client/object-writes";
-import { applyConfiguration, applyConflicts, CONSOLE_FIELD_MANAGER, locateField, withoutFields, type ApplyConflict } from "@/lib/client/server-side-apply";
-import { threeWayMerge, type MergeConflict } from "./three-way-merge";
+import { CONSOLE_FIELD_MANAGER, getObject, updateObject } from "@/lib/client/object-writes";
+import { threeWayMerge, unstoredChanges, type Choice, type FieldChange } from "./three-way-merge";
 import { useKindSchema } from "@/lib/client/use-kind-schema";
 import { parseYamlObject, toYaml, YamlSyntaxError } from "@/lib/client/yaml-text";
 import type { AnyKind, KubeObject } from "@/lib/kinds";
 import { Button } from "../ui/button";
-import { ApplyConflictPanel } from "./apply-conflict";
 import { causeMarkers, CauseList } from "./cause-list";
 import { LazyYamlDiff, LazyYamlEditor } from "./lazy-editor";
 import type { YamlEditorHandle } from "./yaml-editor";
 import { ManagedFieldsPanel } from "./managed-fields-panel";
+import { MergeConflicts } from "./merge-conflicts";
 
-type Mode = "edit" | "review" | "conflict";
+type Mode = "edit" | "review";
 
 interface Problem {
   message: string;
@@ -34,13 +37,25 @@ interface Problem {
   code?: number;
 }
 
-/** An apply refused for field-manager conflicts, with the object that was applied. */
-interface Refusal {
-  conflicts: ApplyConflict[];
-  message: string;
-  applied: KubeObject;
-  dryRun: boolean;
+/** What a save would write: the user's edits (`mine`) merged onto `latest`, as stored when last read. */
+interface Review {
+  latest: KubeObject;
+  mine: KubeObject;
+  choices: Record<string, Choice>;
+  /** Why the review is shown again (the object changed while saving). */
+  note?: string;
 }
+
+interface Notice {
+  tone: "ok" | "warning";
+  text: string;
+  unstored?: (FieldChange & { stored: unknown })[];
+}
+
+/** Saves that meet a newer version (409) are merged again and retried this many times before asking. */
+const MERGE_ATTEMPTS = 3;
+
+const valueText = (v: unknown) => (v === undefined ? "(absent)" : typeof v === "string" ? v : JSON.stringify(v));
 
 /**
  * Whether `live` is a later version than `base`. This server's resourceVersions are increasing integers; one
@@ -50,13 +65,6 @@ function newerRevision(live: string | undefined, base: string | undefined): bool
   if (live === base) return false;
   const [l, b] = [Number(live), Number(base)];
   return Number.isSafeInteger(l) && Number.isSafeInteger(b) && live !== "" && base !== "" ? l > b : true;
-}
-
-/** A conflict's field as a marker path of the editor (`spec.containers[1].image`, dotted keys bracketed). */
-function markerPath(obj: KubeObject, field: string): string {
-  const at = locateField(obj, field);
-  if (!at) return field.replace(/^\./, "");
-  return at.map((seg, i) => (typeof seg === "number" || seg.includes(".") ? `[${seg}]` : i === 0 ? seg : `.${seg}`)).join("");
 }
 
 export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind; live: KubeObject; readOnlyReason?: string }) {
@@ -71,22 +79,17 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
   }, []);
   const [mode, setMode] = useState<Mode>("edit");
   const [problem, setProblem] = useState<Problem | undefined>();
-  const [notice, setNotice] = useState<string | undefined>();
+  const [notice, setNotice] = useState<Notice | undefined>();
   const [busy, setBusy] = useState(false);
-  const [stored, setStored] = useState<KubeObject | undefined>();
-  const [conflicts, setConflicts] = useState<MergeConflict[]>([]);
-  const [refusal, setRefusal] = useState<Refusal | undefined>();
+  const [review, setReview] = useState<Review | undefined>();
   const dirty = text !== baseText;
   const modelPath = `file:///${kind.plural}/${live.metadata.namespace ?? "_"}/${live.metadata.name}.yaml`;
   // The list's copy may still be older than what a save just answered (its watch event has not arrived):
   // that is not a change on the server.
   const changedOnServer = newerRevision(live.metadata.resourceVersion, base.metadata.resourceVersion);
-
-  /** Replaces the text by the console's decision (discard, the saved object): the editor's model too. */
-  function replaceText(next: string) {
-    setText(next);
-    editorHandle.current?.replace(next);
-  }
+  const merge = useMemo(() => review && threeWayMerge(base, review.latest, review.mine, review.choices), [base, review]);
+  const unsettled = merge ? merge.conflicts.filter((c) => !review!.choices[c.path]).length : 0;
+  const keptChanges = merge ? merge.changes.filter((c) => c.kept).length : 0;
 
   // An editor the user has not touched follows the live object, so it never shows a stale version. "Not
   // touched" is decided by the model itself at this instant (a keystroke may not have reached React yet):
@@ -99,19 +102,8 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
     setText(next);
   }, [live, dirty, mode, changedOnServer, baseText]);
 
-  // Back in the editor after the merge view (whose right side may have been edited): show that text. Only
-  // from the merge view: the review diff is read-only, and after a save the model already holds the answer.
-  const previousMode = useRef<Mode>(mode);
-  useEffect(() => {
-    const from = previousMode.current;
-    previousMode.current = mode;
-    if (from === "conflict" && mode === "edit" && editorHandle.current && editorHandle.current.getValue() !== text) editorHandle.current.replace(text);
-    // Only on a change of mode: while editing, the model is the source of `text`.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [mode]);
-
-  /** The text to save: the model's own in the editor (it is never behind), the merge view's otherwise. */
-  const currentText = () => (mode === "edit" && editorHandle.current ? editorHandle.current.getValue() : text);
+  /** The editor's text: the model's own (it is never behind React's copy). */
+  const currentText = () => editorHandle.current?.getValue() ?? text;
 
   function parse(): KubeObject | undefined {
     try {
@@ -125,95 +117,136 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
     }
   }
 
-  async function openConflict(mine: KubeObject) {
-    const latest = await getObject(kind, base.metadata.namespace, base.metadata.name ?? "");
-    const result = threeWayMerge(base, latest, mine);
-    setStored(latest);
-    setConflicts(result.conflicts);
-    setText(toYaml(result.merged));
-    setBase(latest);
-    setMode("conflict");
+  function refused(e: unknown) {
+    if (e instanceof ApiError) setProblem({ message: e.message, causes: e.causes, code: e.code });
+    else setProblem({ message: (e as Error).message, causes: [] });
+    setMode("edit");
   }
 
-  /** Applies the editor's object (or `applied`, the configuration "Leave these fields" left). */
-  async function save(options: { dryRun?: boolean; force?: boolean; applied?: KubeObject } = {}) {
+  const latestOf = () => getObject(kind, base.metadata.namespace, base.metadata.name ?? "");
+
+  /** Reads the stored object and shows what saving would write over it. */
+  async function openReview() {
     setProblem(undefined);
     setNotice(undefined);
-    setRefusal(undefined);
-    const obj = options.applied ?? parse();
-    if (!obj) return;
+    const mine = parse();
+    if (!mine) return;
     setBusy(true);
-    // The editor stays editable while a save is in flight: what is typed meanwhile must survive its answer.
-    const modelAtSend = editorHandle.current?.getValue();
     try {
-      const saved = await applyObject(kind, obj, { dryRun: options.dryRun, force: options.force });
-      if (options.dryRun) {
-        setNotice("Dry run passed: the server would accept this change. Nothing was saved.");
-      } else {
-        setBase(saved);
-        const next = toYaml(saved);
-        // Typed meanwhile: the text stays the user's, now an edit of the saved object.
-        if (!editorHandle.current || editorHandle.current.replace(next, modelAtSend)) setText(next);
-        setMode("edit");
-        setStored(undefined);
-        setConflicts([]);
-        setNotice(`Saved as field manager ${CONSOLE_FIELD_MANAGER}. resourceVersion ${saved.metadata.resourceVersion}.`);
-      }
+      setReview({ latest: await latestOf(), mine, choices: {} });
+      setMode("review");
     } catch (e) {
-      const managerConflicts = e instanceof ApiError && e.code === 409 ? applyConflicts(e.causes) : [];
-      if (e instanceof ApiError && managerConflicts.length > 0) {
-        setRefusal({ conflicts: managerConflicts, message: e.message, applied: obj, dryRun: !!options.dryRun });
-        if (mode === "review") setMode("edit");
-      } else if (e instanceof ApiError) {
-        setProblem({ message: e.message, causes: e.causes, code: e.code });
-        if (mode === "review") setMode("edit");
-      } else {
-        setProblem({ message: (e as Error).message, causes: [] });
-      }
+      refused(e);
     } finally {
       setBusy(false);
     }
   }
 
-  /** A conflict explained is about the text that was applied: editing it again starts over. */
-  function edit(next: string) {
-    setText(next);
-    if (next !== text) setRefusal(undefined);
+  /**
+   * Writes the user's changes onto the stored object (the review's, or read now for a dry run from the
+   * editor). A write refused as stale (409: changed since read) is merged again onto the new version and
+   * retried; a new conflict stops and asks.
+   */
+  async function save(options: { dryRun?: boolean } = {}) {
+    setProblem(undefined);
+    setNotice(undefined);
+    const mine = review && mode === "review" ? review.mine : parse();
+    if (!mine) return;
+    const choices = (mode === "review" && review?.choices) || {};
+    setBusy(true);
+    // What is typed while a save is in flight must survive its answer.
+    const modelAtSend = editorHandle.current?.getValue();
+    try {
+      let latest = mode === "review" && review ? review.latest : await latestOf();
+      for (let attempt = 1; ; attempt++) {
+        const result = threeWayMerge(base, latest, mine, choices);
+        const kept = result.changes.filter((c) => c.kept);
+        const again = `This ${kind.kind} changed again while saving (now resourceVersion ${latest.metadata.resourceVersion}): nothing was saved. Review the new version.`;
+        if (!options.dryRun && result.conflicts.some((c) => !choices[c.path])) {
+          setReview({ latest, mine, choices, note: attempt > 1 ? again : undefined });
+          setMode("review");
+          return;
+        }
+        if (!options.dryRun && kept.length === 0) {
+          setNotice({ tone: "warning", text: result.changes.length ? "Nothing saved: you kept the stored value of every field you changed." : "Nothing saved: your edits change no field." });
+          setMode("edit");
+          return;
+        }
+        let saved: KubeObject;
+        try {
+          saved = await updateObject(kind, result.merged as KubeObject, { dryRun: options.dryRun });
+        } catch (e) {
+          if (!(e instanceof ApiError && e.code === 409 && e.reason === "Conflict")) throw e;
+          latest = await latestOf();
+          if (attempt < MERGE_ATTEMPTS) continue;
+          setReview({ latest, mine, choices, note: again });
+          setMode("review");
+          return;
+        }
+        if (options.dryRun) {
+          setNotice({ tone: "ok", text: "Dry run passed: the server would accept this change. Nothing was saved." });
+          return;
+        }
+        finishSave(saved, result.changes, modelAtSend);
+        return;
+      }
+    } catch (e) {
+      refused(e);
+    } finally {
+      setBusy(false);
+    }
   }
 
-  /** "Leave these fields": the same configuration without the conflicting fields, applied again. */
-  function leaveFields(r: Refusal) {
-    const { config, missing } = withoutFields(applyConfiguration(r.applied), r.conflicts.map((c) => c.field));
-    if (missing.length) {
-      setProblem({ message: `Could not find ${missing.join(", ")} in the YAML to leave out; edit them by hand.`, causes: [] });
+  /** The answer is the object as stored: it is the new base, and it must hold every change the user kept. */
+  function finishSave(saved: KubeObject, changes: FieldChange[], modelAtSend: string | undefined) {
+    setBase(saved);
+    const next = toYaml(saved);
+    // Typed meanwhile: the text stays the user's, now an edit of the saved object.
+    if (!editorHandle.current || editorHandle.current.replace(next, modelAtSend)) setText(next);
+    setMode("edit");
+    setReview(undefined);
+    const unstored = unstoredChanges(changes, saved);
+    const kept = changes.filter((c) => c.kept);
+    const left = changes.filter((c) => !c.kept).map((c) => c.path);
+    const rv = `resourceVersion ${saved.metadata.resourceVersion}`;
+    if (unstored.length) {
+      setNotice({
+        tone: "warning",
+        text: `Not all of your changes were saved: the server stored ${kept.length - unstored.length} of ${kept.length} (${rv}). These fields hold something else:`,
+        unstored,
+      });
       return;
     }
-    void save({ applied: config, dryRun: r.dryRun });
+    const fields = `${kept.length} field${kept.length === 1 ? "" : "s"}`;
+    setNotice({ tone: "ok", text: `Saved as field manager ${CONSOLE_FIELD_MANAGER}: ${fields} changed, nothing else (${rv}).${left.length ? ` Kept the stored value of ${left.join(", ")}.` : ""}` });
+  }
+
+  function choose(path: string, choice: Choice) {
+    setReview((r) => r && { ...r, choices: { ...r.choices, [path]: choice } });
+  }
+
+  function edit(next: string) {
+    setText(next);
   }
 
   function discard() {
-    setRefusal(undefined);
     setBase(live);
     replaceText(toYaml(live));
     setMode("edit");
     setProblem(undefined);
     setNotice(undefined);
-    setStored(undefined);
-    setConflicts([]);
+    setReview(undefined);
   }
 
-  async function mergeNow() {
-    const mine = parse();
-    if (mine) await openConflict(mine);
+  /** Replaces the text by the console's decision (discard): the editor's model too. */
+  function replaceText(next: string) {
+    setText(next);
+    editorHandle.current?.replace(next);
   }
 
-  const markers = useMemo(
-    () =>
-      refusal
-        ? refusal.conflicts.map((c) => ({ field: markerPath(refusal.applied, c.field), message: `managed by ${c.manager}` }))
-        : problem && causeMarkers(problem.causes),
-    [refusal, problem],
-  );
+  const markers = useMemo(() => problem && causeMarkers(problem.causes), [problem]);
+  const latestRv = review?.latest.metadata.resourceVersion;
+  const latestChanged = !!review && newerRevision(latestRv, base.metadata.resourceVersion);
 
   return (
     <div className="flex min-h-0 flex-1 flex-col" data-testid="object-yaml-editor" data-mode={mode}>
@@ -221,7 +254,7 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
         {mode === "edit" && (
           <>
             <span title={readOnlyReason} className="inline-flex">
-              <Button variant="primary" disabled={busy || !dirty || !!readOnlyReason} onClick={() => parse() && setMode("review")} data-testid="review-save">
+              <Button variant="primary" disabled={busy || !dirty || !!readOnlyReason} onClick={() => void openReview()} data-testid="review-save">
                 Review &amp; save
               </Button>
             </span>
@@ -237,7 +270,7 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
         )}
         {mode === "review" && (
           <>
-            <Button variant="primary" disabled={busy} onClick={() => void save()} data-testid="confirm-save">
+            <Button variant="primary" disabled={busy || unsettled > 0 || keptChanges === 0} onClick={() => void save()} data-testid="confirm-save">
               {busy ? "Saving…" : "Save"}
             </Button>
             <Button disabled={busy} onClick={() => void save({ dryRun: true })}>
@@ -246,24 +279,14 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
             <Button disabled={busy} onClick={() => setMode("edit")}>
               Back to editing
             </Button>
-            <span className="text-sm text-slate-600 dark:text-slate-400">Left: as loaded (resourceVersion {base.metadata.resourceVersion}). Right: your edits.</span>
-          </>
-        )}
-        {mode === "conflict" && (
-          <>
-            <Button variant="primary" disabled={busy} onClick={() => void save()} data-testid="reapply-edits">
-              Re-apply my edits
-            </Button>
-            <Button disabled={busy} onClick={() => setMode("edit")}>
-              Edit merged YAML
-            </Button>
-            <Button disabled={busy} onClick={discard}>
-              Discard my edits
-            </Button>
+            <span className="text-sm text-slate-700 dark:text-slate-300" data-testid="review-summary">
+              Left: stored now (resourceVersion {latestRv}{latestChanged ? `, changed since you loaded ${base.metadata.resourceVersion}` : ""}). Right: what saving writes, your{" "}
+              {keptChanges} changed field{keptChanges === 1 ? "" : "s"} on it{unsettled ? `; choose a value for ${unsettled} field${unsettled === 1 ? "" : "s"} first` : ""}.
+            </span>
           </>
         )}
         <span className="ml-auto text-xs text-slate-600 dark:text-slate-400" data-testid="field-manager-note">
-          Saves apply as field manager <code className="font-mono">{CONSOLE_FIELD_MANAGER}</code> · {dirty ? "Unsaved edits" : "No edits"}
+          Saves only the fields you change, as field manager <code className="font-mono">{CONSOLE_FIELD_MANAGER}</code> · {dirty ? "Unsaved edits" : "No edits"}
         </span>
       </div>
       {readOnlyReason && (
@@ -272,44 +295,40 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
         </p>
       )}
       {mode === "edit" && dirty && changedOnServer && (
-        <div role="status" className="flex items-center gap-3 border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-100" data-testid="changed-on-server">
-          This object changed on the server since you started editing (now resourceVersion {live.metadata.resourceVersion}).
-          <Button onClick={() => void mergeNow()}>Merge the new version</Button>
-        </div>
+        <p role="status" className="border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-100" data-testid="changed-on-server">
+          This object changed on the server since you started editing (now resourceVersion {live.metadata.resourceVersion}). Saving writes only the fields you changed onto
+          that version; the review shows the difference.
+        </p>
       )}
-      {mode === "conflict" && stored && (
-        <div role="alert" className="border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-100" data-testid="conflict-view">
-          <p className="font-medium">Someone else changed this {kind.kind} while you were editing.</p>
-          <p>
-            Left: the version stored now (resourceVersion {stored.metadata.resourceVersion}). Right: your edits merged onto it — edit it if needed, then re-apply.
-            {conflicts.length === 0 ? " No field was changed on both sides." : ` ${conflicts.length} field${conflicts.length === 1 ? " was" : "s were"} changed on both sides; your value is kept:`}
-          </p>
-          {conflicts.length > 0 && (
-            <ul className="mt-1 list-disc pl-5 font-mono text-xs" data-testid="conflict-fields">
-              {conflicts.map((c) => (
+      {mode === "review" && review?.note && (
+        <p role="alert" className="border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-100" data-testid="review-note">
+          {review.note}
+        </p>
+      )}
+      {mode === "review" && merge && merge.conflicts.length > 0 && <MergeConflicts conflicts={merge.conflicts} choices={review!.choices} onChoose={choose} />}
+      {problem && <CauseList message={problem.message} causes={problem.causes} code={problem.code} />}
+      {notice && (
+        <div
+          role={notice.tone === "ok" ? "status" : "alert"}
+          className={
+            notice.tone === "ok"
+              ? "border-b border-green-200 bg-green-50 px-4 py-2 text-sm text-green-900 dark:border-green-900 dark:bg-green-950 dark:text-green-100"
+              : "border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-100"
+          }
+          data-testid="save-notice"
+          data-tone={notice.tone}
+        >
+          <p>{notice.text}</p>
+          {notice.unstored && (
+            <ul className="mt-1 list-disc pl-5 font-mono text-xs" data-testid="unstored-changes">
+              {notice.unstored.map((c) => (
                 <li key={c.path}>
-                  {c.path}: stored {JSON.stringify(c.theirs)} · yours {JSON.stringify(c.mine)}
+                  {c.path}: yours {c.removed ? "(removed)" : valueText(c.mine)} · stored {valueText(c.stored)}
                 </li>
               ))}
             </ul>
           )}
         </div>
-      )}
-      {refusal && (
-        <ApplyConflictPanel
-          conflicts={refusal.conflicts}
-          message={refusal.message}
-          dryRun={refusal.dryRun}
-          busy={busy}
-          onForce={() => void save({ applied: refusal.applied, force: true, dryRun: refusal.dryRun })}
-          onLeave={() => leaveFields(refusal)}
-        />
-      )}
-      {problem && <CauseList message={problem.message} causes={problem.causes} code={problem.code} />}
-      {notice && (
-        <p role="status" className="border-b border-green-200 bg-green-50 px-4 py-2 text-sm text-green-900 dark:border-green-900 dark:bg-green-950 dark:text-green-100" data-testid="save-notice">
-          {notice}
-        </p>
       )}
       <ManagedFieldsPanel kind={kind} live={live} />
       <div className="min-h-[24rem] flex-1">
@@ -325,8 +344,14 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
             label={`YAML of ${kind.kind} ${live.metadata.name}`}
           />
         </div>
-        {mode === "review" && <LazyYamlDiff original={baseText} modified={text} label="Your edits compared with the loaded version" />}
-        {mode === "conflict" && stored && <LazyYamlDiff original={toYaml(stored)} modified={text} editable onModifiedChange={setText} label="Stored version compared with your merged edits" />}
+        {mode === "review" && merge && (
+          <LazyYamlDiff
+            key={`${latestRv}/${JSON.stringify(review!.choices)}`}
+            original={toYaml(review!.latest)}
+            modified={toYaml(merge.merged)}
+            label="The stored version compared with what saving writes"
+          />
+        )}
       </div>
     </div>
   );

@@ -4,8 +4,6 @@ import { withManager } from "./object-writes";
 describe("object writes", () => {
   it("name the console's field manager and ask for strict field validation", () => {
     expect(withManager("/api/v1/namespaces/a/configmaps/x")).toBe("/api/v1/namespaces/a/configmaps/x?fieldManager=cluster-core-console&fieldValidation=Strict");
-    expect(withManager("/api/v1/namespaces/a/configmaps/x?dryRun=All", true)).toBe(
-      "/api/v1/namespaces/a/configmaps/x?dryRun=All&fieldManager=cluster-core-console&fieldValidation=Strict&force=true",
-    );
+    expect(withManager("/api/v1/namespaces/a/configmaps/x?dryRun=All")).toBe("/api/v1/namespaces/a/configmaps/x?dryRun=All&fieldManager=cluster-core-console&fieldValidation=Strict");
   });
 });

@@ -5,11 +5,13 @@
 import type { AnyKind, KubeObject } from "../kinds";
 import { apiRequest } from "./api-client";
 import { collectionPath, objectPath, withDryRun } from "./resource-path";
-import { applyConfiguration, CONSOLE_FIELD_MANAGER } from "./server-side-apply";
 
-/** `?fieldManager=cluster-core-console&fieldValidation=Strict` (and `force=true`) added to a path. */
-export function withManager(path: string, force?: boolean): string {
-  const q = `fieldManager=${encodeURIComponent(CONSOLE_FIELD_MANAGER)}&fieldValidation=Strict${force ? "&force=true" : ""}`;
+/** The field manager every console write is recorded under (`?fieldManager=`). */
+export const CONSOLE_FIELD_MANAGER = "cluster-core-console";
+
+/** `?fieldManager=cluster-core-console&fieldValidation=Strict` added to a path. */
+export function withManager(path: string): string {
+  const q = `fieldManager=${encodeURIComponent(CONSOLE_FIELD_MANAGER)}&fieldValidation=Strict`;
   return path + (path.includes("?") ? "&" : "?") + q;
 }
 
@@ -18,17 +20,13 @@ export function getObject(kind: AnyKind, namespace: string | undefined, name: st
 }
 
 /**
- * Server-side apply of the object as the console's field manager: the configuration without server-owned
- * fields, sent as JSON (valid YAML, as kubectl sends it) with `application/apply-patch+yaml`. A field another
- * manager owns with a different value is a 409 with `FieldManagerConflict` causes unless `force`.
+ * An update (PUT) of the whole object. Its metadata.resourceVersion is a precondition: the server answers
+ * 409 Conflict if the object changed since that version was read, so what is written is exactly the object
+ * sent, never a blend with a change made meanwhile.
  */
-export function applyObject(kind: AnyKind, obj: KubeObject, options: { dryRun?: boolean; force?: boolean } = {}): Promise<KubeObject> {
+export function updateObject(kind: AnyKind, obj: KubeObject, options: { dryRun?: boolean } = {}): Promise<KubeObject> {
   const path = objectPath(kind, obj.metadata?.namespace, obj.metadata?.name ?? "");
-  return apiRequest<KubeObject>(withManager(withDryRun(path, options.dryRun), options.force), {
-    method: "PATCH",
-    contentType: "application/apply-patch+yaml",
-    body: JSON.stringify(applyConfiguration(obj)),
-  });
+  return apiRequest<KubeObject>(withManager(withDryRun(path, options.dryRun)), { method: "PUT", body: obj });
 }
 
 export function createObject(kind: AnyKind, namespace: string | undefined, obj: KubeObject, options: { dryRun?: boolean } = {}): Promise<KubeObject> {
