@@ -39,7 +39,7 @@ export function DeletedObjectsView({ plural, namespace }: { plural: string; name
     setBusy(true);
     setError(undefined);
     try {
-      const made = await recreateObject(kind, r.object);
+      const made = await recreateObject(kind, r);
       void queryClient.invalidateQueries({ queryKey });
       router.push(objectHref(kind, made.metadata.namespace, made.metadata.name ?? ""));
     } catch (e) {

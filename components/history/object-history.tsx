@@ -135,7 +135,7 @@ function RestoreDialog({ kind, revision, current, now, onClose, onRestored }: {
     setBusy(true);
     setError(undefined);
     try {
-      onRestored(await restoreRevision(kind, revision.object, base.metadata.resourceVersion ?? ""));
+      onRestored(await restoreRevision(kind, revision, base.metadata.resourceVersion ?? ""));
     } catch (e) {
       setError(e as Error);
     } finally {

@@ -4,7 +4,7 @@
 // kinds whose section covers only part of the spec. A section without a title renders its own sections
 // (the pod page); `coversStatus` leaves out the generic Status panel, the section showing status itself.
 import type { ComponentType } from "react";
-import type { KubeObject } from "@/lib/kinds";
+import { kindByPlural, type AnyKind, type KubeObject } from "@/lib/kinds";
 import { EndpointsDetails } from "./endpoints/endpoint-addresses";
 import { LimitRangeTable } from "./limit-range/limit-range-table";
 import { VolumeBinding } from "./persistent-volume/volume-binding";
@@ -14,6 +14,7 @@ import { SccDetails } from "./security-context-constraints/scc-details";
 import { ServiceAccountDetails } from "./service-account/service-account-details";
 import { QuotaBars } from "./resource-quota/quota-bars";
 import { SecretData } from "./secret/secret-data";
+import { SecretYaml } from "./secret/secret-yaml";
 import { ServiceDetails } from "./service/service-details";
 import { Section } from "../resource-details/section";
 
@@ -24,10 +25,12 @@ export interface DetailSection {
   coversStatus?: boolean;
   /** Shown before the metadata: what a person opens the page for (a pod's status and containers). */
   first?: boolean;
+  /** The YAML tab, when the kind's YAML cannot be edited as the page holds it (a Secret's, masked). */
+  YamlTab?: ComponentType<{ kind: AnyKind; live: KubeObject; readOnlyReason?: string }>;
 }
 
 export const detailSections: Record<string, DetailSection> = {
-  Secret: { title: "Data", Component: ({ obj }) => <SecretData data={obj.data as Record<string, string> | undefined} /> },
+  Secret: { title: "Data", Component: ({ obj }) => <SecretData kind={kindByPlural("secrets")!} obj={obj} />, YamlTab: SecretYaml },
   Service: { title: "Service", Component: ServiceDetails, keepContent: true },
   Endpoints: { title: "Addresses", Component: EndpointsDetails },
   PersistentVolumeClaim: { title: "Binding", Component: ClaimBinding, keepContent: true },

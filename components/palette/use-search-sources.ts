@@ -7,6 +7,7 @@ import { useQueries, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { decideFromRules, accessAttributes } from "@/lib/client/access-rules";
 import { apiRequest } from "@/lib/client/api-client";
+import { maskedList } from "@/lib/client/secret-mask";
 import type { ListBody, ListState } from "@/lib/client/list-state";
 import { stripObject } from "@/lib/client/list-state";
 import type { SearchSource } from "@/lib/client/palette-search";
@@ -90,7 +91,7 @@ export function useSearchSources(open: boolean): { sources: SearchSource[]; fetc
     queries: wanted.map(({ kind, namespace }) => ({
       queryKey: queryKeys.searchList(kind.plural, namespace),
       queryFn: async ({ signal }: { signal?: AbortSignal }) => {
-        const body = await apiRequest<ListBody>(collectionPath(kind, namespace || undefined), { signal });
+        const body = maskedList(kind, await apiRequest<ListBody>(collectionPath(kind, namespace || undefined), { signal }));
         return (body.items ?? []).map(stripObject);
       },
       staleTime: FETCH_STALE_MS,

@@ -10,6 +10,7 @@ import { useEffect, useState, type ReactNode } from "react";
 import { listHref } from "@/lib/client/console-routes";
 import { kindTitle } from "@/lib/client/navigation";
 import { getObject } from "@/lib/client/object-writes";
+import { maskIfSecret } from "@/lib/client/secret-mask";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useAccessChecker } from "@/lib/client/use-access";
 import { useResourceList } from "@/lib/client/use-resource-list";
@@ -59,7 +60,7 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
   const listForbidden = isForbidden(list.error);
   const single = useQuery({
     queryKey: queryKeys.object(kind.plural, namespace ?? "", name),
-    queryFn: () => getObject(kind, namespace, name),
+    queryFn: async () => maskIfSecret(kind, await getObject(kind, namespace, name)),
     enabled: listForbidden,
     refetchInterval: (q) => (q.state.error ? false : POLL_MS),
     retry: false,
@@ -150,7 +151,10 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
           </p>
         </StateMessage>
       ) : tab === "yaml" ? (
-        <ObjectYamlEditor kind={kind} live={obj} readOnlyReason={updateAccess.allowed ? undefined : updateAccess.reason} />
+        (() => {
+          const YamlTab = detailSections[kind.kind]?.YamlTab ?? ObjectYamlEditor;
+          return <YamlTab kind={kind} live={obj} readOnlyReason={updateAccess.allowed ? undefined : updateAccess.reason} />;
+        })()
       ) : (
         <ScrollBox label={`Overview of ${kind.kind} ${name}`} className="min-h-0 flex-1 overflow-y-auto px-6 py-4">
           {detailSections[kind.kind]?.first && <KindSection kindName={kind.kind} obj={obj} now={now} />}

@@ -1,6 +1,7 @@
 "use client";
 // Copies text to the clipboard and says so: the button reads "Copied" for a moment and a polite live region
-// announces it to screen readers. `text` may be a function, so large texts (YAML) are built only on click.
+// announces it to screen readers. `text` may be a function, so large texts (YAML) are built only on click, or
+// an async one, so a Secret's value is read only when copied.
 import { useEffect, useState, type ReactNode } from "react";
 
 export async function copyText(text: string): Promise<void> {
@@ -28,7 +29,7 @@ export function CopyButton({
   className = "",
   testId,
 }: {
-  text: string | (() => string);
+  text: string | (() => string | Promise<string>);
   /** Accessible name, e.g. "Copy name". */
   label: string;
   children?: ReactNode;
@@ -49,7 +50,9 @@ export function CopyButton({
         title={label}
         data-testid={testId}
         onClick={() => {
-          copyText(typeof text === "function" ? text() : text).then(
+          Promise.resolve(typeof text === "function" ? text() : text)
+            .then(copyText)
+            .then(
             () => setState("copied"),
             () => setState("failed"),
           );

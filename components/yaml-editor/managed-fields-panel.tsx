@@ -6,6 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { managerFields } from "./managed-fields";
 import { getObject } from "@/lib/client/object-writes";
+import { maskIfSecret } from "@/lib/client/secret-mask";
 import { queryKeys } from "@/lib/client/query-keys";
 import { CONSOLE_FIELD_MANAGER } from "@/lib/client/object-writes";
 import type { AnyKind, KubeObject } from "@/lib/kinds";
@@ -18,7 +19,8 @@ export function ManagedFieldsPanel({ kind, live }: { kind: AnyKind; live: KubeOb
   const name = live.metadata.name ?? "";
   const query = useQuery({
     queryKey: queryKeys.managedFields(kind.plural, namespace ?? "", name, live.metadata.resourceVersion ?? ""),
-    queryFn: () => getObject(kind, namespace, name),
+    // Only managedFields are read here; a Secret's values stay out of the cache all the same.
+    queryFn: async () => maskIfSecret(kind, await getObject(kind, namespace, name)),
     enabled: open,
     staleTime: Infinity,
     retry: false,

@@ -1,7 +1,6 @@
-// The YAML editor's safety net: an object changed by kubectl while open can be merged into the user's edits
-// (the merge view) and the edits re-applied; a 422 shows each cause; a dry run validates without saving.
-// Saves are server-side applies (apply.spec.ts covers field-manager conflicts), so the edits here add keys
-// rather than change the one `kubectl create` owns.
+// The YAML editor's safety net: an object changed by kubectl while open is said so, and saving writes the
+// edits onto that new version (save.spec.ts covers the merge and its conflicts); a 422 shows each cause; a dry
+// run validates without saving.
 import { expect } from "@playwright/test";
 import { parse, stringify } from "yaml";
 import { editorText, ensureNamespaces, kubectl, setEditorText, shot, signIn, test, uniqueName } from "./support";
@@ -17,7 +16,7 @@ async function createConfigMap(name: string) {
   );
 }
 
-test("an object changed while being edited merges into the edits, which are then re-applied", async ({ page }) => {
+test("an object changed while being edited is said so, and the edits are saved onto the new version", async ({ page }) => {
   const name = uniqueName("conflict");
   await createConfigMap(name);
   await signIn(page, `/namespaces/${NAMESPACE}/configmaps/${name}?tab=yaml`);
@@ -28,12 +27,12 @@ test("an object changed while being edited merges into the edits, which are then
   await kubectl(["label", "-n", NAMESPACE, "configmap", name, "changed-by=kubectl"]);
   await expect(page.getByTestId("changed-on-server")).toBeVisible();
 
-  await page.getByRole("button", { name: "Merge the new version" }).click();
-  await expect(page.getByTestId("conflict-view")).toBeVisible();
+  await page.getByTestId("review-save").click();
+  await expect(page.getByTestId("review-summary")).toContainText("changed since you loaded");
   await expect(page.getByTestId("yaml-diff")).toBeVisible();
   await shot(page, "yaml-conflict");
 
-  await page.getByTestId("reapply-edits").click();
+  await page.getByTestId("confirm-save").click();
   await expect(page.getByTestId("save-notice")).toContainText("Saved");
   const stored = JSON.parse(await kubectl(["get", "-n", NAMESPACE, "configmap", name, "-o", "json"]));
   expect(stored.data).toEqual({ greeting: "hello", note: "edited in the console" });

@@ -1,14 +1,16 @@
 "use client";
 // A live list: React Query holds the listed objects; one watch per (kind, scope) — shared by every component
 // that asks for the same list — folds events into that cache entry with setQueryData, batched once per
-// animation frame, so a burst of events costs one render. No refetch per event; a 410 re-lists.
+// animation frame, so a burst of events costs one render. No refetch per event; a 410 re-lists. Secrets are
+// held masked (secret-mask.ts): their values never sit in the cache.
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useEffect, useSyncExternalStore } from "react";
-import type { AnyKind } from "../kinds";
+import type { AnyKind, KubeObject } from "../kinds";
 import { apiRequest } from "./api-client";
 import { applyWatchEvents, type WatchEvent } from "./apply-watch-event";
 import { listStateFromBody, type ListBody, type ListState } from "./list-state";
 import { queryKeys } from "./query-keys";
+import { isSecretKind, maskedList, maskSecret } from "./secret-mask";
 import { listUrl, watchUrl, type ListScope } from "./resource-path";
 import { useHydrated } from "./use-hydrated";
 import { startWatch, type WatchStatus } from "./watch-connection";
@@ -86,7 +88,7 @@ function ensureWatch(client: QueryClient, kind: AnyKind, scope: ListScope, key: 
     resourceVersion: state.resourceVersion,
     priority: () => (created.normalRefs > 0 ? "normal" : "background"),
     onEvent: (event) => {
-      created.buffer.push(event);
+      created.buffer.push(isSecretKind(kind) && event.type !== "ERROR" && event.object ? { ...event, object: maskSecret(event.object as KubeObject) } : event);
       scheduleFlush(client, key, created);
     },
     onStatus: (status, detail) => setStatus(id, created, status, detail),
@@ -122,7 +124,7 @@ export function useResourceList(kind: AnyKind | undefined, scope: ListScope, opt
   const background = options.background === true;
   const query = useQuery({
     queryKey: key,
-    queryFn: async ({ signal }) => listStateFromBody(await apiRequest<ListBody>(listUrl(kind!, effectiveScope), { signal })),
+    queryFn: async ({ signal }) => listStateFromBody(maskedList(kind!, await apiRequest<ListBody>(listUrl(kind!, effectiveScope), { signal }))),
     enabled,
     // The watch keeps the entry current; comparing 10,000 objects after every fold would cost more than it saves.
     structuralSharing: false,

@@ -5,6 +5,7 @@
 // watches the whole collection; these rows stand in until that list arrives.
 import { headers } from "next/headers";
 import { collectionPath } from "@/lib/client/resource-path";
+import { maskIfSecret } from "@/lib/client/secret-mask";
 import { kindByPlural, type KubeObject } from "@/lib/kinds";
 import { apiRoute } from "@/lib/server/route";
 import type { FirstPage } from "@/components/resource-table/first-page";
@@ -24,21 +25,6 @@ export function firstPageFits(kindName: string, search: Search): boolean {
   return search.sort === undefined || (search.sort === "Name" && search.desc !== "1");
 }
 
-/** kubectl apply's copy of the whole manifest: a Secret's values in it, base64 or plain (stringData). */
-const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
-
-/**
- * Values of a Secret stay out of the page's HTML: the row shows the keys only, until the real list arrives.
- * The last-applied annotation goes too, since it holds the applied manifest with its values.
- */
-function withoutSecretValues(obj: KubeObject): KubeObject {
-  const redact = (m: unknown) => (m && typeof m === "object" ? Object.fromEntries(Object.keys(m).map((k) => [k, ""])) : m);
-  const o = obj as KubeObject & { data?: unknown; stringData?: unknown };
-  const { [LAST_APPLIED]: _applied, ...annotations } = o.metadata?.annotations ?? {};
-  const metadata = o.metadata?.annotations ? { ...o.metadata, annotations } : o.metadata;
-  return { ...o, metadata, data: redact(o.data), ...(o.stringData ? { stringData: redact(o.stringData) } : {}) } as KubeObject;
-}
-
 export async function firstPage(plural: string, namespace: string | undefined, search: Search): Promise<FirstPage | undefined> {
   const kind = kindByPlural(plural);
   if (!kind || !firstPageFits(kind.kind, search)) return undefined;
@@ -52,7 +38,8 @@ export async function firstPage(plural: string, namespace: string | undefined, s
     const items = (body.items ?? []).map((item) => {
       const { managedFields: _dropped, ...metadata } = item.metadata ?? {};
       const stripped = { ...item, metadata } as KubeObject;
-      return kind.kind === "Secret" ? withoutSecretValues(stripped) : stripped;
+      // A Secret's values stay out of the page's HTML (its last-applied manifest included).
+      return maskIfSecret(kind, stripped);
     });
     const remaining = body.metadata?.remainingItemCount ?? (body.metadata?.continue ? undefined : 0);
     return { items, total: remaining === undefined ? undefined : items.length + remaining, renderedAt: Date.now() };
