@@ -6,6 +6,13 @@ import { signOut } from "next-auth/react";
 import { useEffect, useState, type ReactNode } from "react";
 import { setUnauthorizedHandler } from "@/lib/client/api-client";
 
+declare global {
+  interface Window {
+    /** The page's cache, reachable from devtools (and the e2e tests) as a curious user would dump it. */
+    __clusterCoreQueryClient?: QueryClient;
+  }
+}
+
 export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(
     () =>
@@ -13,6 +20,9 @@ export function Providers({ children }: { children: ReactNode }) {
         defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 1 } },
       }),
   );
+  useEffect(() => {
+    window.__clusterCoreQueryClient = client;
+  }, [client]);
   useEffect(() => {
     let signingOut = false;
     setUnauthorizedHandler(() => {

@@ -71,6 +71,7 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
   const loaded = listForbidden ? single.data !== undefined || (single.error as { code?: number } | null)?.code === 404 : !!list.data;
   const loadError = listForbidden ? (single.error && (single.error as { code?: number }).code !== 404 ? single.error : null) : list.error && !list.data ? list.error : null;
   const now = useNow(1_000);
+  const YamlTab = detailSections[kind.kind]?.YamlTab ?? ObjectYamlEditor;
   usePreloadYamlEditor();
   const [deleting, setDeleting] = useState(search.get("delete") === "1");
   // Deleted from this page but held (finalizers, a grace period): stay to show Terminating, and go back to the list once it is gone.
@@ -151,10 +152,7 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
           </p>
         </StateMessage>
       ) : tab === "yaml" ? (
-        (() => {
-          const YamlTab = detailSections[kind.kind]?.YamlTab ?? ObjectYamlEditor;
-          return <YamlTab kind={kind} live={obj} readOnlyReason={updateAccess.allowed ? undefined : updateAccess.reason} />;
-        })()
+        <YamlTab kind={kind} live={obj} readOnlyReason={updateAccess.allowed ? undefined : updateAccess.reason} />
       ) : (
         <ScrollBox label={`Overview of ${kind.kind} ${name}`} className="min-h-0 flex-1 overflow-y-auto px-6 py-4">
           {detailSections[kind.kind]?.first && <KindSection kindName={kind.kind} obj={obj} now={now} />}
