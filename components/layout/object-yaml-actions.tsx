@@ -1,7 +1,10 @@
 "use client";
 // Copy and download an object's YAML from its page header, as `kubectl get -o yaml` prints it
-// (managedFields stripped). The file is `<name>.yaml`.
+// (managedFields stripped). The file is `<name>.yaml`. The page holds a Secret masked: its YAML is read by
+// GET on the click, so the clipboard or the file gets its values while the page never does.
 import { objectYaml, yamlFileName } from "./object-download";
+import { getObject } from "@/lib/client/object-writes";
+import { isSecretKind } from "@/lib/client/secret-mask";
 import type { AnyKind, KubeObject } from "@/lib/kinds";
 import { CopyButton } from "../ui/copy-button";
 
@@ -17,14 +20,15 @@ export function downloadText(fileName: string, text: string): void {
 }
 
 export function ObjectYamlActions({ kind, obj }: { kind: AnyKind; obj: KubeObject }) {
+  const yaml = async () => objectYaml(kind, isSecretKind(kind) ? await getObject(kind, obj.metadata.namespace, obj.metadata.name ?? "") : obj);
   return (
     <div className="flex items-center gap-2">
-      <CopyButton text={() => objectYaml(kind, obj)} label="Copy YAML" testId="copy-yaml">
+      <CopyButton text={yaml} label="Copy YAML" testId="copy-yaml">
         YAML
       </CopyButton>
       <button
         type="button"
-        onClick={() => downloadText(yamlFileName(obj), objectYaml(kind, obj))}
+        onClick={() => void yaml().then((text) => downloadText(yamlFileName(obj), text))}
         data-testid="download-yaml"
         className="inline-flex items-center gap-1 rounded-md border border-slate-300 px-2 py-0.5 text-xs font-medium text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-600 dark:text-slate-200 dark:hover:bg-slate-800"
       >

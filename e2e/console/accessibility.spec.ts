@@ -158,7 +158,11 @@ test("overview, a list, an object page and its YAML", async ({ page }) => {
   await expectAccessible(page, "object");
   await shots(page, "object-secret");
 
+  // A Secret's YAML: values hidden until revealed to edit.
   await page.goto(`/namespaces/${NAMESPACE}/secrets/${names.secret}?tab=yaml`);
+  await expect(page.getByTestId("secret-yaml")).toBeVisible();
+  await expectAccessible(page, "secret yaml, values hidden");
+  await page.getByTestId("reveal-secret-yaml").click();
   await expect(page.getByTestId("yaml-editor").locator(".monaco-editor")).toBeVisible();
   await expectAccessible(page, "yaml");
   await shots(page, "yaml-editor");

@@ -4,7 +4,7 @@
 // version, and "Saved" is said only when the server's answer holds every change the user kept.
 import { expect, type Page } from "@playwright/test";
 import { parse, stringify } from "yaml";
-import { editorText, ensureNamespaces, kubectl, setEditorText, shot, signIn, test, uniqueName } from "./support";
+import { editorText, ensureNamespaces, expectAccessible, kubectl, setEditorText, shot, signIn, test, uniqueName } from "./support";
 
 const NAMESPACE = "e2e-save";
 
@@ -114,6 +114,7 @@ test("a field both changed shows both values; keeping the stored one saves the u
   await expect(conflict.getByTestId("mine-value")).toHaveText("mine");
   await expect(page.getByTestId("confirm-save")).toBeDisabled();
   await shot(page, "yaml-save-conflict");
+  await expectAccessible(page, "save conflict");
   await conflict.getByTestId("keep-theirs").check();
   expect(parse((await diffSides(page)).modified).data).toEqual({ a: "theirs", b: "two", c: "new" });
   await page.getByTestId("confirm-save").click();
