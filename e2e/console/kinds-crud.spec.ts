@@ -31,6 +31,8 @@ test.describe("every kind: create, list, edit, delete", () => {
       await expect(page.getByTestId("object-title")).toHaveText(`${kind.kind} ${name}`);
       await page.getByTestId("tab-yaml").click();
       await expect(page).toHaveURL(/\?tab=yaml$/);
+      // A Secret's YAML is edited once its values are revealed (secret-values.spec.ts).
+      if (kind.kind === "Secret") await page.getByTestId("reveal-secret-yaml").click();
 
       const stored = parse(await editorText(page));
       stored.metadata.labels = { ...(stored.metadata.labels ?? {}), edited: "by-console" };

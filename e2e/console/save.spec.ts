@@ -35,14 +35,17 @@ async function edit(page: Page, change: (obj: Record<string, any>) => void) {
   await setEditorText(page, stringify(obj));
 }
 
-/** The text one side of the review diff shows (Monaco renders only what is on screen: the models are read). */
+/** The texts of the review diff (Monaco renders only what is on screen: the models are read), once it shows one. */
 async function diffSides(page: Page): Promise<{ original: string; modified: string }> {
   await expect(page.getByTestId("yaml-diff")).toBeVisible();
-  return page.evaluate(() => {
-    const diff = window.__clusterCoreMonaco!.editor.getDiffEditors()[0];
-    const model = diff.getModel()!;
-    return { original: model.original.getValue(), modified: model.modified.getValue() };
-  });
+  const read = () =>
+    page.evaluate(() => {
+      // A choice re-mounts the diff: the one alive is the last with a model.
+      const model = window.__clusterCoreMonaco!.editor.getDiffEditors().map((d) => d.getModel()).filter((m) => !!m).at(-1);
+      return model ? { original: model.original.getValue(), modified: model.modified.getValue() } : undefined;
+    });
+  await expect.poll(read).toBeTruthy();
+  return (await read())!;
 }
 
 test("the first console edit of a field kubectl applied saves, and changes only that field", async ({ page }) => {
@@ -116,7 +119,7 @@ test("a field both changed shows both values; keeping the stored one saves the u
   await shot(page, "yaml-save-conflict");
   await expectAccessible(page, "save conflict");
   await conflict.getByTestId("keep-theirs").check();
-  expect(parse((await diffSides(page)).modified).data).toEqual({ a: "theirs", b: "two", c: "new" });
+  await expect.poll(async () => parse((await diffSides(page)).modified).data).toEqual({ a: "theirs", b: "two", c: "new" });
   await page.getByTestId("confirm-save").click();
 
   await expect(page.getByTestId("save-notice")).toContainText("1 field changed, nothing else");
