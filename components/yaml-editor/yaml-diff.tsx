@@ -46,6 +46,9 @@ export default function YamlDiff({
       scrollBeyondLastLine: false,
       renderFinalNewline: "on",
       ariaLabel: aria,
+      // Each side is its own text input; without names of their own axe finds two unnamed inputs.
+      originalAriaLabel: `${aria}: left side, read only`,
+      modifiedAriaLabel: `${aria}: right side${canEdit ? "" : ", read only"}`,
     });
     editor.setModel({ original: originalText, modified: modifiedText });
     const changes = modifiedText.onDidChangeContent(() => latest.current.onModifiedChange?.(modifiedText.getValue()));
