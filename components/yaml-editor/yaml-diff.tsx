@@ -46,10 +46,10 @@ export default function YamlDiff({
       scrollBeyondLastLine: false,
       renderFinalNewline: "on",
       ariaLabel: aria,
-      // Each side is its own text input; without names of their own axe finds two unnamed inputs.
-      originalAriaLabel: `${aria}: left side, read only`,
-      modifiedAriaLabel: `${aria}: right side${canEdit ? "" : ", read only"}`,
     });
+    // Each side is its own text input and takes no name from the diff editor's options: name them directly.
+    editor.getOriginalEditor().updateOptions({ ariaLabel: `${aria}: left side, read only` });
+    editor.getModifiedEditor().updateOptions({ ariaLabel: `${aria}: right side${canEdit ? "" : ", read only"}` });
     editor.setModel({ original: originalText, modified: modifiedText });
     const changes = modifiedText.onDidChangeContent(() => latest.current.onModifiedChange?.(modifiedText.getValue()));
     return () => {

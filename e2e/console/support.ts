@@ -146,11 +146,12 @@ export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
  * rule, impact and the first elements concerned. Soft, so one call reports every theme's violations; the test
  * still fails. The page is left in the theme it had.
  */
-export async function expectAccessible(page: Page, view: string, themes: readonly Theme[] = ["light", "dark"]): Promise<void> {
+export async function expectAccessible(page: Page, view: string, themes: readonly Theme[] = ["light", "dark"], include?: string): Promise<void> {
   const initial: Theme = (await page.locator("html").getAttribute("class"))?.split(/\s+/).includes("dark") ? "dark" : "light";
   for (const theme of themes) {
     await setTheme(page, theme);
-    const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+    const builder = new AxeBuilder({ page }).withTags(AXE_TAGS);
+    const results = await (include ? builder.include(include) : builder).analyze();
     const found = results.violations.map(
       (v) => `${view} (${theme}): ${v.id} [${v.impact}] ${v.help}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}${v.nodes.length > 3 ? ` (+${v.nodes.length - 3} more)` : ""}`,
     );
