@@ -71,7 +71,7 @@ export async function patchObject(
   return reg.patch(kind, namespace, name, (current) => {
     const check = { mode: opts.fieldValidation, warnings: [] as string[] };
     const result = applyPatch(kind, type, patch, current);
-    const patched = checkFields(kind, result, check, [], { shown: () => shownPatch(type, patch, result) });
+    const patched = checkFields(kind, result, check, [], { shown: () => shownPatch(type, patch, result), strategic: type === "strategic-merge-patch" });
     warnings.splice(0, warnings.length, ...check.warnings); // only the attempt that is kept reports
     return patched;
   }, { ...opts, subresource, track: updateTracker(kind, subresource ?? "", opts.manager) });
