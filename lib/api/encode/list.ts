@@ -2,7 +2,6 @@
 // copied, or a Table or PartialObjectMetadataList built from the objects.
 import { encodeListBody, messageBytes, partialObjectMetadataBytes } from "../../codec/protobuf";
 import { apiVersionOf } from "../../kinds";
-import type { KubeObject } from "../../kinds/types";
 import type { ListAnswer } from "../../registry/registry";
 import { errors } from "../../status";
 import type { OutputFormat } from "../media";
@@ -11,22 +10,6 @@ import { goPackage } from "./metadata";
 import { servedAs } from "./object";
 import { partialMetadata, table, type IncludeObject } from "./table";
 import { BASE_HEADERS, contentType, encodeValue } from "./value";
-
-/**
- * An item as kube's JSON lists carry it: without kind and apiVersion (its items are converted without type meta,
- * kubernetes#3030), which client-go, kubectl and client-node take from the list. A stored serialisation leading
- * with them (the registry's order) is cut, not re-stringified.
- */
-function bareItem(json: string, object: KubeObject): string {
-  const lead = `{"kind":${JSON.stringify(object.kind)},"apiVersion":${JSON.stringify(object.apiVersion)},`;
-  if (json.startsWith(lead)) return `{${json.slice(lead.length)}`;
-  return JSON.stringify(withoutTypeMeta(object));
-}
-
-function withoutTypeMeta(object: KubeObject): Omit<KubeObject, "kind" | "apiVersion"> {
-  const { kind: _k, apiVersion: _v, ...rest } = object;
-  return rest;
-}
 
 function listMeta(list: ListAnswer): Record<string, unknown> {
   const meta: Record<string, unknown> = { resourceVersion: list.resourceVersion };
@@ -66,9 +49,9 @@ export function listResponse(answer: ListAnswer, format: OutputFormat, pretty: b
   }
   const head = { kind: `${list.kind.kind}List`, apiVersion: apiVersionOf(list.kind), metadata: meta };
   if (format.media === "yaml" || pretty) {
-    return { status: 200, headers, body: encodeValue({ ...head, items: list.items.map((i) => withoutTypeMeta(i.object)) }, format.media, pretty) };
+    return { status: 200, headers, body: encodeValue({ ...head, items: list.items.map((i) => i.object) }, format.media, pretty) };
   }
   // Splice the stored serialisations: no parse, no re-stringify of the items.
   const prefix = JSON.stringify(head).slice(0, -1);
-  return { status: 200, headers, body: `${prefix},"items":[${list.items.map((i) => bareItem(i.json, i.object)).join(",")}]}\n` };
+  return { status: 200, headers, body: `${prefix},"items":[${list.items.map((i) => i.json).join(",")}]}\n` };
 }
