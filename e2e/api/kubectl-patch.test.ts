@@ -445,6 +445,18 @@ describe("refused patches write nothing", { timeout: 120_000 }, () => {
     });
   });
 
+  test("a patch whose result has a value of the wrong type is 422 on `patch` (kube's test/cmd: cannot restore map from string)", async () => {
+    // kube-apiserver converts a strategic merge patch's result with its unstructured converter, and decodes
+    // a JSON or merge patch's result as JSON: either refusal is an Invalid on the field `patch`.
+    const stderr = await refusedPatch(CM, "refused-cm", { metadata: { labels: "invalid" } });
+    expect(stderr).toBe('The request is invalid: patch: Invalid value: "map[metadata:map[labels:invalid]]": cannot restore map from string');
+    const res = await server.request("PATCH", apiPath(CM, "refused-cm"), { contentType: "application/strategic-merge-patch+json", body: { data: { a: 1 } } });
+    expectStatus(res, 422, "Invalid", ' "" is invalid: patch: Invalid value: "map[data:map[a:1]]": cannot convert int64 to string');
+    expect(res.body.details.causes).toEqual([{ reason: "FieldValueInvalid", message: 'Invalid value: "map[data:map[a:1]]": cannot convert int64 to string', field: "patch" }]);
+    const merge = await server.request("PATCH", apiPath(CM, "refused-cm"), { contentType: "application/merge-patch+json", body: { metadata: { labels: "invalid" } } });
+    expectStatus(merge, 422, "Invalid", /^ "" is invalid: patch: Invalid value: ".*": json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map\[string\]string$/);
+  });
+
   test("a strategic merge list element without its merge key is refused, nothing written", async () => {
     const before = await get(SVC, "refused-svc");
     const res = await server.request("PATCH", apiPath(SVC, "refused-svc"), {

@@ -214,6 +214,29 @@ describe("garbage collection of an owner tree", () => {
   });
 });
 
+describe("repeated owner references", () => {
+  const dedupText = "contains duplicate entries; API server dedups owner references in 1.20+, and may reject such requests as early as 1.24; please fix your requests; duplicate UID(s) observed: ";
+  test("create, update and patch drop an entry equal to an earlier one and warn as kube does", async () => {
+    const owner = await createCM(server, "dup-owner");
+    const ref = ownerRef(owner, false);
+    const differing = { ...ref, controller: true }; // same UID, not equal: kept
+    const created = await server.request("POST", cmPath(), { body: { metadata: { name: "dup-dep", ownerReferences: [ref, ref, differing] } } });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.metadata.ownerReferences).toEqual([ref, differing]);
+    expect(created.headers.warning).toBe(`299 - ".metadata.ownerReferences ${dedupText}${owner.metadata.uid}"`);
+
+    const updated = await server.request("PUT", cmPath("dup-dep"), { body: { ...created.body, metadata: { ...created.body.metadata, ownerReferences: [ref, ref] } } });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.body.metadata.ownerReferences).toEqual([ref]);
+    expect(updated.headers.warning).toBe(`299 - ".metadata.ownerReferences ${dedupText}${owner.metadata.uid}"`);
+
+    const patched = await server.request("PATCH", cmPath("dup-dep"), { contentType: "application/merge-patch+json", body: { metadata: { ownerReferences: [ref, ref] } } });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body.metadata.ownerReferences).toEqual([ref]);
+    expect(patched.headers.warning).toBe(`299 - ".metadata.ownerReferences contains duplicate entries after mutating admission happens; API server dedups owner references in 1.20+, and may reject such requests as early as 1.24; please fix your requests; duplicate UID(s) observed: ${owner.metadata.uid}"`);
+  });
+});
+
 describe("delete collection", () => {
   test("applies finalizers and grace per object, answers the list, one DELETED per removed object", async () => {
     for (const n of ["b1", "b2"]) await createCM(server, n, [], { labels: { batch: "x" } });

@@ -4,7 +4,7 @@
 import type { AnyKind } from "../kinds/types";
 import { findDuplicateJsonKeys, findDuplicateYamlKeys } from "../kinds/schema/duplicate-keys";
 import { findUnknownFields, stripUnknownFields } from "../kinds/schema/fields";
-import { findTypeError } from "../kinds/schema/shape";
+import { findConversionError, findTypeError } from "../kinds/schema/shape";
 import type { FieldValidation } from "../registry/options";
 import { errors, field } from "../status";
 
@@ -22,12 +22,16 @@ export function duplicateFields(raw: Buffer, type: "json" | "yaml"): string[] {
 
 /**
  * Report (or refuse) unknown and duplicate fields; returns the value without unknown fields. A patch result
- * is refused as kube-apiserver refuses it: 422 on the field `patch`, showing `patch.shown`.
+ * is refused as kube-apiserver refuses it: 422 on the field `patch`, showing `patch.shown`; `patch.strategic`
+ * for a strategic merge patch's result.
  */
-export function checkFields<T>(kind: AnyKind, value: T, check: FieldCheck, duplicates: string[] = [], patch?: { shown: () => string }): T {
+export function checkFields<T>(kind: AnyKind, value: T, check: FieldCheck, duplicates: string[] = [], patch?: { shown: () => string; strategic: boolean }): T {
   if (!kind.schema || typeof value !== "object" || value === null) return value;
-  // Values of the wrong JSON type fail typed decoding before anything else looks at them.
-  const typeError = findTypeError(value, kind.schema, kind.kind);
+  // Values of the wrong JSON type fail typed decoding before anything else looks at them. A patch's result is
+  // decoded after the request was read, so kube answers 422 on `patch`; a strategic merge patch's result goes
+  // through the unstructured converter, which words its refusals its own way.
+  const typeError = patch?.strategic ? findConversionError(value, kind.schema, kind.kind) : findTypeError(value, kind.schema, kind.kind);
+  if (typeError && patch) throw errors.invalid("", "", [field.invalid("patch", patch.shown(), typeError)]);
   if (typeError) throw errors.badRequest(`${kind.kind} in version "v1" cannot be handled as a ${kind.kind}: ${typeError}`);
   const unknown = findUnknownFields(value, kind.schema);
   if (check.mode !== "Ignore") {

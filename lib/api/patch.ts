@@ -11,6 +11,7 @@ import { goValue } from "../patch/go-format";
 import { strategicMergePatch } from "../patch/strategic-merge";
 import { errors } from "../status";
 import { checkFields } from "./field-validation";
+import { dedupOwnerReferences } from "./owner-references";
 import { bodyType, decodeBody, depthOf, MAX_DEPTH } from "./media";
 
 export type PatchType = "json-patch" | "merge-patch" | "strategic-merge-patch" | "apply-patch";
@@ -71,7 +72,9 @@ export async function patchObject(
   return reg.patch(kind, namespace, name, (current) => {
     const check = { mode: opts.fieldValidation, warnings: [] as string[] };
     const result = applyPatch(kind, type, patch, current);
-    const patched = checkFields(kind, result, check, [], { shown: () => shownPatch(type, patch, result) });
+    const patched = checkFields(kind, result, check, [], { shown: () => shownPatch(type, patch, result), strategic: type === "strategic-merge-patch" });
+    const repeated = dedupOwnerReferences(patched, true);
+    if (repeated) check.warnings.push(repeated);
     warnings.splice(0, warnings.length, ...check.warnings); // only the attempt that is kept reports
     return patched;
   }, { ...opts, subresource, track: updateTracker(kind, subresource ?? "", opts.manager) });

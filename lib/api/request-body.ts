@@ -3,6 +3,7 @@ import { apiVersionOf } from "../kinds";
 import type { AnyKind } from "../kinds/types";
 import { checkFields, duplicateFields, type FieldCheck } from "./field-validation";
 import { bodyType, decodeBody, unsupportedBody } from "./media";
+import { dedupOwnerReferences } from "./owner-references";
 import type { ApiRequest } from "./types";
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -12,10 +13,12 @@ export async function readObjectBody(req: ApiRequest, kind: AnyKind, check: Fiel
   const type = bodyType(req.header("content-type"));
   if (type !== "json" && type !== "yaml" && type !== "protobuf") throw unsupportedBody(false);
   const raw = await req.body(MAX_BODY_BYTES);
-  const value = decodeBody(raw, type, kind.kind, apiVersionOf(kind));
+  const decoded = decodeBody(raw, type, kind.kind, apiVersionOf(kind));
   // Protobuf has no unknown or duplicate fields to report (the decoder skips unknown ones).
-  if (type === "protobuf") return value;
-  return checkFields(kind, value, check, check.mode === "Ignore" ? [] : duplicateFields(raw, type));
+  const value = type === "protobuf" ? decoded : checkFields(kind, decoded, check, check.mode === "Ignore" ? [] : duplicateFields(raw, type));
+  const repeated = dedupOwnerReferences(value, false);
+  if (repeated) check.warnings.push(repeated);
+  return value;
 }
 
 /** The body of a create-only request (a review, a TokenRequest): JSON, YAML or protobuf. */

@@ -1,229 +1,81 @@
-// The default ClusterRoles and ClusterRoleBindings kube-apiserver 1.32 reconciles at start
-// (plugin/pkg/auth/authorizer/rbac/bootstrappolicy), limited to the user-facing roles and the system
-// roles every client relies on. Rules are listed as kube stores them (each list sorted). Rules behind
-// feature gates that are off by default in 1.32 (DynamicResourceAllocation) are left out.
+// kube-apiserver 1.32's bootstrap RBAC policy (plugin/pkg/auth/authorizer/rbac/bootstrappolicy) as the
+// objects it reconciles at every start: the tables of bootstrap-cluster-roles.ts, bootstrap-controller-
+// roles.ts and bootstrap-namespace-roles.ts, each object labelled as kube's defaults and open to
+// reconciliation (autoupdate "true").
+import {
+  AGGREGATE_TO_ADMIN,
+  AGGREGATE_TO_EDIT,
+  AGGREGATE_TO_VIEW,
+  CLUSTER_ROLE_BINDINGS,
+  CLUSTER_ROLES,
+  type BindingDeclaration,
+  type RoleDeclaration,
+} from "./bootstrap-cluster-roles";
+import { CONTROLLER_ROLE_PREFIX, CONTROLLER_ROLES } from "./bootstrap-controller-roles";
+import { NAMESPACE_ROLE_BINDINGS, NAMESPACE_ROLES } from "./bootstrap-namespace-roles";
 import { withAggregatedRules } from "./cluster-role-aggregation";
-import { RBAC_GROUP, type ClusterRole, type ClusterRoleBinding } from "./rbac-objects";
-import type { PolicyRule } from "./rule-matching";
+import { RBAC_GROUP, type ClusterRole, type ClusterRoleBinding, type Role, type RoleBinding } from "./rbac-objects";
+import { serviceAccount } from "./subject-builder";
 
+export { AGGREGATE_TO_ADMIN, AGGREGATE_TO_EDIT, AGGREGATE_TO_VIEW };
 export const BOOTSTRAP_LABEL = { "kubernetes.io/bootstrapping": "rbac-defaults" } as const;
 export const AUTOUPDATE_ANNOTATION = "rbac.authorization.kubernetes.io/autoupdate";
-export const AGGREGATE_TO_ADMIN = "rbac.authorization.k8s.io/aggregate-to-admin";
-export const AGGREGATE_TO_EDIT = "rbac.authorization.k8s.io/aggregate-to-edit";
-export const AGGREGATE_TO_VIEW = "rbac.authorization.k8s.io/aggregate-to-view";
 
-const READ = ["get", "list", "watch"];
-const WRITE = ["create", "delete", "deletecollection", "patch", "update"];
-const READ_WRITE = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
-
-function rule(verbs: string[], apiGroups: string[], resources: string[]): PolicyRule {
-  return { apiGroups, resources, verbs };
-}
-function urls(verbs: string[], nonResourceURLs: string[]): PolicyRule {
-  return { nonResourceURLs, verbs };
-}
-
-function clusterRole(
-  name: string,
-  rules: PolicyRule[] | null,
-  extra: { labels?: Record<string, string>; aggregateFrom?: string } = {},
-): ClusterRole {
-  const role: ClusterRole = {
-    apiVersion: `${RBAC_GROUP}/v1`,
-    kind: "ClusterRole",
-    metadata: {
-      name,
-      labels: { ...BOOTSTRAP_LABEL, ...(extra.labels ?? {}) },
-      annotations: { [AUTOUPDATE_ANNOTATION]: "true" },
-    },
-    rules,
+function metadata(name: string, namespace: string | undefined, labels: Record<string, string> = {}) {
+  return {
+    name,
+    ...(namespace ? { namespace } : {}),
+    labels: { ...BOOTSTRAP_LABEL, ...labels },
+    annotations: { [AUTOUPDATE_ANNOTATION]: "true" },
   };
-  if (extra.aggregateFrom) role.aggregationRule = { clusterRoleSelectors: [{ matchLabels: { [extra.aggregateFrom]: "true" } }] };
+}
+
+function clusterRole(d: RoleDeclaration): ClusterRole {
+  const role: ClusterRole = { apiVersion: `${RBAC_GROUP}/v1`, kind: "ClusterRole", metadata: metadata(d.name, undefined, d.labels), rules: structuredClone(d.rules) };
+  if (d.aggregateFrom) role.aggregationRule = { clusterRoleSelectors: [{ matchLabels: { [d.aggregateFrom]: "true" } }] };
   return role;
 }
 
-function definitions(): ClusterRole[] {
-  return [
-    clusterRole("admin", null, { aggregateFrom: AGGREGATE_TO_ADMIN }),
-    clusterRole("cluster-admin", [rule(["*"], ["*"], ["*"]), urls(["*"], ["*"])]),
-    clusterRole("edit", null, { aggregateFrom: AGGREGATE_TO_EDIT, labels: { [AGGREGATE_TO_ADMIN]: "true" } }),
-    clusterRole(
-      "system:aggregate-to-admin",
-      [
-        rule(["create"], ["authorization.k8s.io"], ["localsubjectaccessreviews"]),
-        rule(READ_WRITE, [RBAC_GROUP], ["rolebindings", "roles"]),
-      ],
-      { labels: { [AGGREGATE_TO_ADMIN]: "true" } },
-    ),
-    clusterRole(
-      "system:aggregate-to-edit",
-      [
-        rule(READ, [""], ["pods/attach", "pods/exec", "pods/portforward", "pods/proxy", "secrets", "services/proxy"]),
-        rule(["impersonate"], [""], ["serviceaccounts"]),
-        rule(WRITE, [""], ["pods", "pods/attach", "pods/exec", "pods/portforward", "pods/proxy"]),
-        rule(["create"], [""], ["pods/eviction"]),
-        rule(WRITE, [""], [
-          "configmaps",
-          "persistentvolumeclaims",
-          "replicationcontrollers",
-          "replicationcontrollers/scale",
-          "secrets",
-          "serviceaccounts",
-          "services",
-          "services/proxy",
-        ]),
-        rule(["create"], [""], ["serviceaccounts/token"]),
-        rule(WRITE, ["", "events.k8s.io"], ["events"]),
-        rule(WRITE, ["apps"], [
-          "daemonsets",
-          "deployments",
-          "deployments/rollback",
-          "deployments/scale",
-          "replicasets",
-          "replicasets/scale",
-          "statefulsets",
-          "statefulsets/scale",
-        ]),
-        rule(WRITE, ["autoscaling"], ["horizontalpodautoscalers"]),
-        rule(WRITE, ["batch"], ["cronjobs", "jobs"]),
-        rule(WRITE, ["extensions"], [
-          "daemonsets",
-          "deployments",
-          "deployments/rollback",
-          "deployments/scale",
-          "ingresses",
-          "networkpolicies",
-          "replicasets",
-          "replicasets/scale",
-          "replicationcontrollers/scale",
-        ]),
-        rule(WRITE, ["policy"], ["poddisruptionbudgets"]),
-        rule(WRITE, ["networking.k8s.io"], ["ingresses", "networkpolicies"]),
-        rule(READ_WRITE, ["coordination.k8s.io"], ["leases"]),
-      ],
-      { labels: { [AGGREGATE_TO_EDIT]: "true" } },
-    ),
-    clusterRole(
-      "system:aggregate-to-view",
-      [
-        rule(READ, [""], [
-          "configmaps",
-          "endpoints",
-          "persistentvolumeclaims",
-          "persistentvolumeclaims/status",
-          "pods",
-          "replicationcontrollers",
-          "replicationcontrollers/scale",
-          "serviceaccounts",
-          "services",
-          "services/status",
-        ]),
-        rule(READ, [""], [
-          "bindings",
-          "limitranges",
-          "namespaces/status",
-          "pods/log",
-          "pods/status",
-          "replicationcontrollers/status",
-          "resourcequotas",
-          "resourcequotas/status",
-        ]),
-        rule(READ, [""], ["namespaces"]),
-        rule(READ, ["", "events.k8s.io"], ["events"]),
-        rule(READ, ["discovery.k8s.io"], ["endpointslices"]),
-        rule(READ, ["apps"], [
-          "controllerrevisions",
-          "daemonsets",
-          "daemonsets/status",
-          "deployments",
-          "deployments/scale",
-          "deployments/status",
-          "replicasets",
-          "replicasets/scale",
-          "replicasets/status",
-          "statefulsets",
-          "statefulsets/scale",
-          "statefulsets/status",
-        ]),
-        rule(READ, ["autoscaling"], ["horizontalpodautoscalers", "horizontalpodautoscalers/status"]),
-        rule(READ, ["batch"], ["cronjobs", "cronjobs/status", "jobs", "jobs/status"]),
-        rule(READ, ["extensions"], [
-          "daemonsets",
-          "daemonsets/status",
-          "deployments",
-          "deployments/scale",
-          "deployments/status",
-          "ingresses",
-          "ingresses/status",
-          "networkpolicies",
-          "replicasets",
-          "replicasets/scale",
-          "replicasets/status",
-          "replicationcontrollers/scale",
-        ]),
-        rule(READ, ["policy"], ["poddisruptionbudgets", "poddisruptionbudgets/status"]),
-        rule(READ, ["networking.k8s.io"], ["ingresses", "ingresses/status", "networkpolicies"]),
-      ],
-      { labels: { [AGGREGATE_TO_VIEW]: "true" } },
-    ),
-    clusterRole("system:auth-delegator", [
-      rule(["create"], ["authentication.k8s.io"], ["tokenreviews"]),
-      rule(["create"], ["authorization.k8s.io"], ["subjectaccessreviews"]),
-    ]),
-    clusterRole("system:basic-user", [
-      rule(["create"], ["authorization.k8s.io"], ["selfsubjectaccessreviews", "selfsubjectrulesreviews"]),
-      rule(["create"], ["authentication.k8s.io"], ["selfsubjectreviews"]),
-    ]),
-    clusterRole("system:discovery", [
-      urls(["get"], ["/api", "/api/*", "/apis", "/apis/*", "/healthz", "/livez", "/openapi", "/openapi/*", "/readyz", "/version", "/version/"]),
-    ]),
-    clusterRole("system:monitoring", [
-      urls(["get"], ["/healthz", "/healthz/*", "/livez", "/livez/*", "/metrics", "/metrics/slis", "/readyz", "/readyz/*"]),
-      rule(["get"], [""], ["nodes/metrics"]),
-    ]),
-    clusterRole("system:public-info-viewer", [urls(["get"], ["/healthz", "/livez", "/readyz", "/version", "/version/"])]),
-    clusterRole("system:service-account-issuer-discovery", [
-      urls(["get"], ["/.well-known/openid-configuration", "/.well-known/openid-configuration/", "/openid/v1/jwks", "/openid/v1/jwks/"]),
-    ]),
-    clusterRole("view", null, { aggregateFrom: AGGREGATE_TO_VIEW, labels: { [AGGREGATE_TO_EDIT]: "true" } }),
-  ];
+function binding(kind: "ClusterRoleBinding" | "RoleBinding", d: BindingDeclaration, namespace?: string): RoleBinding {
+  const b: RoleBinding = {
+    apiVersion: `${RBAC_GROUP}/v1`,
+    kind,
+    metadata: metadata(d.name, namespace),
+    roleRef: { apiGroup: RBAC_GROUP, kind: kind === "RoleBinding" ? "Role" : "ClusterRole", name: d.roleName ?? d.name },
+  };
+  if (d.subjects) b.subjects = structuredClone(d.subjects);
+  return b;
 }
 
+const byName = <T extends { metadata: { name: string } }>(a: T, b: T) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0);
+
 /**
- * The default ClusterRoles, sorted by name. `admin`, `edit` and `view` carry their aggregationRule and,
- * already written in, the rules the aggregation controller gives them (pass `{ aggregated: false }` for
- * kube's pre-controller form with `rules: null`).
+ * The default ClusterRoles (kube's and the controllers'), sorted by name. `admin`, `edit` and `view` carry
+ * their aggregationRule and, already written in, the rules the aggregation controller gives them (pass
+ * `{ aggregated: false }` for kube's pre-controller form with `rules: null`).
  */
 export function bootstrapClusterRoles(options: { aggregated?: boolean } = {}): ClusterRole[] {
-  const roles = definitions();
+  const roles = [...CLUSTER_ROLES, ...CONTROLLER_ROLES].map(clusterRole).sort(byName);
   return options.aggregated === false ? roles : withAggregatedRules(roles);
 }
 
-function clusterBinding(name: string, subjects: { kind: "User" | "Group"; name: string }[]): ClusterRoleBinding {
-  return {
-    apiVersion: `${RBAC_GROUP}/v1`,
-    kind: "ClusterRoleBinding",
-    metadata: {
-      name,
-      labels: { ...BOOTSTRAP_LABEL },
-      annotations: { [AUTOUPDATE_ANNOTATION]: "true" },
-    },
-    roleRef: { apiGroup: RBAC_GROUP, kind: "ClusterRole", name },
-    subjects: subjects.map((s) => ({ apiGroup: RBAC_GROUP, kind: s.kind, name: s.name })),
-  };
+/** The default ClusterRoleBindings, one per controller role plus kube's own, sorted by name. */
+export function bootstrapClusterRoleBindings(): ClusterRoleBinding[] {
+  const controllers: BindingDeclaration[] = CONTROLLER_ROLES.map((r) => ({
+    name: r.name,
+    subjects: [serviceAccount("kube-system", r.name.slice(CONTROLLER_ROLE_PREFIX.length))],
+  }));
+  return [...CLUSTER_ROLE_BINDINGS, ...controllers].map((d) => binding("ClusterRoleBinding", d)).sort(byName);
 }
 
-/** The default ClusterRoleBindings (each named after the ClusterRole it binds), sorted by name. */
-export function bootstrapClusterRoleBindings(): ClusterRoleBinding[] {
-  return [
-    clusterBinding("cluster-admin", [{ kind: "Group", name: "system:masters" }]),
-    clusterBinding("system:basic-user", [{ kind: "Group", name: "system:authenticated" }]),
-    clusterBinding("system:discovery", [{ kind: "Group", name: "system:authenticated" }]),
-    clusterBinding("system:monitoring", [{ kind: "Group", name: "system:monitoring" }]),
-    clusterBinding("system:public-info-viewer", [
-      { kind: "Group", name: "system:authenticated" },
-      { kind: "Group", name: "system:unauthenticated" },
-    ]),
-    clusterBinding("system:service-account-issuer-discovery", [{ kind: "Group", name: "system:serviceaccounts" }]),
-  ];
+/** The default Roles of kube-system and kube-public, in kube's order. */
+export function bootstrapNamespaceRoles(): Role[] {
+  return Object.entries(NAMESPACE_ROLES).flatMap(([namespace, roles]) =>
+    roles.map((d): Role => ({ apiVersion: `${RBAC_GROUP}/v1`, kind: "Role", metadata: metadata(d.name, namespace, d.labels), rules: structuredClone(d.rules) })),
+  );
+}
+
+/** The default RoleBindings of kube-system and kube-public, in kube's order. */
+export function bootstrapNamespaceRoleBindings(): RoleBinding[] {
+  return Object.entries(NAMESPACE_ROLE_BINDINGS).flatMap(([namespace, bindings]) => bindings.map((d) => binding("RoleBinding", d, namespace)));
 }

@@ -1,25 +1,66 @@
-// kube-apiserver's default RBAC policy (the rbac/bootstrap-roles post-start hook): the default ClusterRoles
-// and ClusterRoleBindings are created when missing; ones a user has changed are left alone.
-import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from "../authz/bootstrap-policy";
-import { isStatusError } from "../status";
+// kube-apiserver's rbac/bootstrap-roles post-start hook: the default ClusterRoles, ClusterRoleBindings and
+// the Roles and RoleBindings of kube-system and kube-public are created when missing and reconciled when
+// present (missing rules, subjects, labels and annotations added; autoupdate "false" objects left alone).
+import {
+  bootstrapClusterRoleBindings,
+  bootstrapClusterRoles,
+  bootstrapNamespaceRoleBindings,
+  bootstrapNamespaceRoles,
+} from "../authz/bootstrap-policy";
+import type { ClusterRole, RoleBinding } from "../authz/rbac-objects";
 import { kindByPlural } from "../kinds";
 import type { Registry } from "../registry/registry";
+import { isStatusError } from "../status";
+import { reconcileBinding, reconcileRole } from "./rbac-reconciliation";
 
 const OPTIONS = { dryRun: false, fieldValidation: "Ignore" } as const;
 
+type Named = { metadata: { name: string; namespace?: string; resourceVersion?: string } };
+
+/** A 409 means another replica wrote first; its result is the same policy, so it is fine. */
+async function tolerateConflict(write: () => Promise<unknown>): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    if (!(isStatusError(err) && err.code === 409)) throw err;
+  }
+}
+
 export async function bootstrapRbac(registry: Registry): Promise<void> {
-  const pairs: [string, { metadata: { name: string } }[]][] = [
-    ["clusterroles", bootstrapClusterRoles() as { metadata: { name: string } }[]],
-    ["clusterrolebindings", bootstrapClusterRoleBindings() as { metadata: { name: string } }[]],
+  const roles: [string, Named[]][] = [
+    ["clusterroles", bootstrapClusterRoles() as Named[]],
+    ["roles", bootstrapNamespaceRoles() as Named[]],
   ];
-  for (const [plural, objects] of pairs) {
+  const bindings: [string, Named[]][] = [
+    ["clusterrolebindings", bootstrapClusterRoleBindings() as Named[]],
+    ["rolebindings", bootstrapNamespaceRoleBindings() as Named[]],
+  ];
+  for (const [plural, objects] of [...roles, ...bindings]) {
     const kind = kindByPlural(plural)!;
-    for (const obj of objects) {
-      if (registry.store.objects.get({ resource: plural, namespace: "", name: obj.metadata.name })) continue;
-      try {
-        await registry.create(kind, undefined, structuredClone(obj), OPTIONS);
-      } catch (err) {
-        if (!(isStatusError(err) && err.code === 409)) throw err; // another replica made it first
+    const isBinding = plural.endsWith("bindings");
+    for (const expected of objects) {
+      const namespace = expected.metadata.namespace ?? "";
+      const name = expected.metadata.name;
+      const stored = registry.store.objects.get({ resource: plural, namespace, name })?.object as Named | undefined;
+      if (!stored) {
+        await tolerateConflict(() => registry.create(kind, namespace || undefined, structuredClone(expected), OPTIONS));
+        continue;
+      }
+      const update = (body: Named) => registry.update(kind, namespace, name, body, OPTIONS);
+      if (!isBinding) {
+        const next = reconcileRole(expected as unknown as ClusterRole, stored as unknown as ClusterRole);
+        if (next) await tolerateConflict(() => update(next as unknown as Named));
+        continue;
+      }
+      const action = reconcileBinding(expected as unknown as RoleBinding, stored as unknown as RoleBinding);
+      if (!action) continue;
+      if ("update" in action) {
+        await tolerateConflict(() => update(action.update as unknown as Named));
+      } else {
+        await tolerateConflict(async () => {
+          await registry.delete(kind, namespace, name, { dryRun: false });
+          await registry.create(kind, namespace || undefined, action.recreate, OPTIONS);
+        });
       }
     }
   }

@@ -17,6 +17,8 @@ export interface ListState {
 }
 
 export interface ListBody {
+  kind?: string;
+  apiVersion?: string;
   metadata?: { resourceVersion?: string };
   items?: KubeObject[] | null;
 }
@@ -33,10 +35,20 @@ export function stripObject(obj: KubeObject): KubeObject {
   return { ...obj, metadata };
 }
 
+/**
+ * A list item with its type meta: kube-apiserver's JSON lists leave `kind` and `apiVersion` off their items
+ * (the list names them once), while the editor, copies and downloads need each object whole.
+ */
+function withTypeMeta(item: KubeObject, kind: string | undefined, apiVersion: string | undefined): KubeObject {
+  if (item.kind || !kind) return item;
+  return { kind, apiVersion: item.apiVersion ?? apiVersion ?? "", ...item };
+}
+
 let epochs = 0;
 
 export function listStateFromBody(body: ListBody): ListState {
   const items = new Map<string, KubeObject>();
-  for (const item of body.items ?? []) items.set(objectKey(item), stripObject(item));
+  const kind = body.kind?.endsWith("List") ? body.kind.slice(0, -"List".length) : undefined;
+  for (const item of body.items ?? []) items.set(objectKey(item), stripObject(withTypeMeta(item, kind, body.apiVersion)));
   return { resourceVersion: body.metadata?.resourceVersion ?? "", items, changedAt: new Map(), revision: 0, eventCount: 0, epoch: ++epochs };
 }

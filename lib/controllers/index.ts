@@ -7,6 +7,7 @@ import { ServiceAllocationRepair } from "./service-allocation-repair";
 import { serviceAllocatorFor } from "../allocators/service-allocator";
 import { Informer } from "./informer";
 import { NamespaceDeleter } from "./namespace-deleter";
+import { SystemNamespacesController } from "./system-namespaces";
 import { ServiceAccountController } from "./service-account";
 import { NamespaceSccAllocationController } from "./namespace-scc-allocation";
 import { RootCAPublisher } from "./root-ca-publisher";
@@ -78,6 +79,7 @@ function runControllers(ctx: ControllerContext): () => void {
   const informer = new Informer(ctx.registry.store.objects, (err) => onError("informer", "", err));
   const controllers = [
     new NamespaceDeleter({ registry: ctx.registry, informer, kinds: ctx.kinds ?? allKinds, onError: (k, e) => onError("namespace", k, e) }),
+    new SystemNamespacesController({ registry: ctx.registry, informer, onError: (k, e) => onError("system-namespaces", k, e) }),
     new ServiceAccountController({ registry: ctx.registry, informer, onError: (k, e) => onError("serviceaccount", k, e) }),
     new NamespaceSccAllocationController({ registry: ctx.registry, informer, onError: (k, e) => onError("namespace-scc-allocation", k, e) }),
     ...(ctx.caPem !== undefined ? [new RootCAPublisher({ registry: ctx.registry, informer, caPem: ctx.caPem, onError: (k, e) => onError("root-ca-cert-publisher", k, e) })] : []),

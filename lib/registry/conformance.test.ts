@@ -131,6 +131,14 @@ describe("generic rules", () => {
     expect(forged.metadata.generation).toBe(2);
     expect(forged.metadata.resourceVersion).toBe(c.metadata.resourceVersion);
   });
+  it("stores kind, apiVersion and metadata first whatever order the body had (kube's field order, found by kube's test/cmd)", async () => {
+    const lead = (o: KubeObject) => Object.keys(o).slice(0, 3);
+    const a = obj(await registry.create(cm, "gen", { metadata: { name: "order" }, data: { a: "1" }, apiVersion: "v1", kind: "ConfigMap" }, write));
+    expect(lead(a)).toEqual(["kind", "apiVersion", "metadata"]);
+    expect(lead(obj(await registry.get(cm, "gen", "order")))).toEqual(["kind", "apiVersion", "metadata"]);
+    const b = obj(await registry.update(cm, "gen", "order", { data: { a: "2" }, metadata: a.metadata, apiVersion: "v1" }, write));
+    expect(Object.keys(b)).toEqual(["kind", "apiVersion", "metadata", "data"]);
+  });
   it("an identical update writes nothing", async () => {
     const a = obj(await registry.create(cm, "gen", { metadata: { name: "same" }, data: { a: "1" } }, write));
     const b = obj(await registry.update(cm, "gen", "same", a, write));

@@ -92,7 +92,10 @@ function checkTypeMeta(kind: AnyKind, body: unknown): KubeObject {
   const decodeError = kind.decodeError?.(obj as KubeObject);
   if (decodeError) throw errors.badRequest(`${kind.kind} in version "v1" cannot be handled as a ${kind.kind}: ${decodeError}`);
   // Stored with the declared kind's apiVersion whichever group the body came through (lib/api answers in the request's).
-  return { ...obj, apiVersion: apiVersionOf(kind.servedFrom ?? kind), kind: kind.kind, metadata: { ...(obj.metadata as ObjectMeta | undefined) } };
+  // kind, apiVersion and metadata lead, as in kube's Go types, whatever order the client (or a controller) wrote them:
+  // the stored serialisation is the one answered, so it would otherwise differ byte for byte from kube-apiserver's.
+  const { kind: _k, apiVersion: _v, metadata, ...rest } = obj;
+  return { kind: kind.kind, apiVersion: apiVersionOf(kind.servedFrom ?? kind), metadata: { ...(metadata as ObjectMeta | undefined) }, ...rest };
 }
 
 /** The stored form: the kind's own normalisation, then empty lists and maps left out as Go's omitempty does. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { podSchema } from "./pod";
 import { configMapSchema } from "./config-map";
-import { findTypeError, pruneEmptyCollections } from "./shape";
+import { findConversionError, findTypeError, pruneEmptyCollections } from "./shape";
 
 describe("findTypeError", () => {
   it("accepts a well-typed pod", () => {
@@ -17,6 +17,20 @@ describe("findTypeError", () => {
   });
   it("lets null stand for any type", () => {
     expect(findTypeError({ spec: { containers: null, nodeSelector: null } }, podSchema, "Pod")).toBeUndefined();
+  });
+});
+
+describe("findConversionError (a strategic merge patch's result)", () => {
+  it("words refusals as kube's unstructured converter does", () => {
+    expect(findConversionError({ metadata: { labels: "invalid" } }, configMapSchema, "ConfigMap")).toBe("cannot restore map from string");
+    expect(findConversionError({ metadata: { labels: { a: 1 } } }, configMapSchema, "ConfigMap")).toBe("cannot convert int64 to string");
+    expect(findConversionError({ metadata: "x" }, configMapSchema, "ConfigMap")).toBe("cannot restore struct from: string");
+    expect(findConversionError({ spec: { containers: {} } }, podSchema, "Pod")).toBe("cannot restore slice from map");
+    expect(findConversionError({ spec: { terminationGracePeriodSeconds: "30" } }, podSchema, "Pod")).toBe("unrecognized type: int64");
+    expect(findConversionError({ spec: { terminationGracePeriodSeconds: 1.5 } }, podSchema, "Pod")).toBe("cannot convert float64 to int64");
+  });
+  it("accepts a well-typed object and nulls", () => {
+    expect(findConversionError({ metadata: { name: "p", labels: null }, spec: { containers: [{ name: "c", image: "i" }], terminationGracePeriodSeconds: 30 } }, podSchema, "Pod")).toBeUndefined();
   });
 });
 

@@ -70,6 +70,65 @@ export function findTypeError(value: unknown, schema: Schema, typeName: string):
   return undefined;
 }
 
+/** Go's reflect kind of a decoded JSON value (json numbers without a fraction decode as int64 for kube). */
+function goKind(v: unknown): string {
+  if (Array.isArray(v)) return "slice";
+  if (typeof v === "object") return "map";
+  if (typeof v === "boolean") return "bool";
+  if (typeof v === "number") return Number.isInteger(v) ? "int64" : "float64";
+  return "string";
+}
+
+/** Go's reflect kind of a field's type, where the converter names it. */
+const fieldKind = (s: Schema): string =>
+  s.type === "integer" ? s.format : s.type === "number" ? "float64" : s.type === "boolean" ? "bool" : "string";
+
+/**
+ * The first value in `value` that kube's unstructured converter (how a strategic merge patch's result becomes a
+ * typed object) refuses, worded as it words it (`cannot restore map from string`), or undefined. Its messages
+ * name no field. Types with their own JSON decoding (quantities, times, int-or-string) keep the JSON decoder's
+ * message, which is how they decode there too.
+ */
+export function findConversionError(value: unknown, schema: Schema, typeName: string): string | undefined {
+  const stack: [unknown, Schema][] = [[value, schema]];
+  while (stack.length) {
+    const [v, s] = stack.pop()!;
+    if (v === null || s.type === "any") continue;
+    const from = goKind(v);
+    switch (s.type) {
+      case "object":
+        if (from !== "map") return `cannot restore struct from: ${from}`;
+        for (const [k, child] of Object.entries(v as JsonObject)) {
+          if (Object.prototype.hasOwnProperty.call(s.properties, k)) stack.push([child, s.properties[k]]);
+        }
+        continue;
+      case "map":
+        if (from !== "map") return `cannot restore map from ${from}`;
+        for (const child of Object.values(v as JsonObject)) stack.push([child, s.values]);
+        continue;
+      case "array":
+        if (from !== "slice") return `cannot restore slice from ${from}`;
+        for (const child of v as unknown[]) stack.push([child, s.items]);
+        continue;
+      case "bytes":
+        if (from !== "string" && from !== "slice") return `cannot restore slice from ${from}`;
+        continue;
+      case "quantity": case "int-or-string": case "time": case "micro-time":
+        if (!fits(v, s)) return findTypeError(v, s, typeName);
+        continue;
+    }
+    const to = fieldKind(s);
+    const numeric = (k: string) => k.startsWith("int") || k.startsWith("uint") || k.startsWith("float");
+    if (from === to || (numeric(from) && numeric(to) && (from !== "float64" || to.startsWith("float") || Number.isInteger(v)))) continue;
+    // Go converts an integer to a string (a rune), which the converter then refuses by name; other pairs
+    // are not convertible at all.
+    if (from === "int64" && to === "string") return "cannot convert int64 to string";
+    if (from === "float64" && numeric(to)) return `cannot convert float64 to ${to}`;
+    return `unrecognized type: ${to}`;
+  }
+  return undefined;
+}
+
 /** Remove empty lists and maps (and nulls standing for them) from objects, as Go's `omitempty` leaves them out. Mutates. */
 export function pruneEmptyCollections(value: unknown, schema: Schema): void {
   const stack: [unknown, Schema][] = [[value, schema]];
