@@ -1,7 +1,8 @@
 // The console's calls to the history API (lib/history): an object's revisions, a kind's deleted objects, a
 // namespace's recent changes; restore (PUT with the current resourceVersion: a change made meanwhile is a
 // 409) and re-create (POST of the last revision without what the server owns). A Secret's revisions come
-// back masked (lib/client/secret-mask.ts), so no diff, replay or feed holds its values; restoring or
+// back masked (lib/client/secret-mask.ts), so no diff, replay or feed holds its values (each value is shown
+// by its length and a per-page fingerprint, so a diff still shows which values changed); restoring or
 // re-creating one reads its revision again, as stored, just to write it.
 import { apiRequest } from "@/lib/client/api-client";
 import { collectionPath, objectPath } from "@/lib/client/resource-path";
@@ -23,7 +24,7 @@ const manager = `fieldManager=${encodeURIComponent(CONSOLE_FIELD_MANAGER)}`;
 
 /** The revisions with each Secret's masked; `isSecret` tells them apart (a namespace's changes mix kinds). */
 function masked(list: RevisionList, isSecret: (r: Revision) => boolean): RevisionList {
-  return { ...list, items: (list.items ?? []).map((r) => (isSecret(r) ? { ...r, object: maskSecret(r.object) } : r)) };
+  return { ...list, items: (list.items ?? []).map((r) => (isSecret(r) ? { ...r, object: maskSecret(r.object, "fingerprint") } : r)) };
 }
 
 const objectHistoryPath = (kind: AnyKind, namespace: string | undefined, name: string, limit: number) => `${objectPath(kind, namespace, name)}/history?limit=${limit}`;

@@ -105,6 +105,12 @@ test("a Secret's history restores its values as stored, never the masked copy", 
   await signIn(page, `/namespaces/${NS}/secrets/${name}?tab=history`);
   const revisions = page.getByTestId("history-revision");
   await expect(revisions).toHaveCount(2);
+  // The newest change's diff says the value changed (its size and a per-page fingerprint), without showing either value.
+  const diff = page.getByTestId("history-diff");
+  await expect(diff.locator('tr[data-op="removed"]').filter({ hasText: "token:" })).toHaveText([new RegExp(`token: "\\(hidden: ${value.length} bytes, #[0-9a-f]{8}\\)"`)]);
+  await expect(diff.locator('tr[data-op="added"]').filter({ hasText: "token:" })).toHaveText([/token: "\(hidden: 6 bytes, #[0-9a-f]{8}\)"/]);
+  await expectHidden(page, value, "history diff");
+  await expectHidden(page, "second", "history diff");
   await revisions.nth(1).getByTestId("history-select").click();
   await revisions.nth(1).getByTestId("history-restore").click();
   await expect(page.getByTestId("restore-diff")).toBeVisible();

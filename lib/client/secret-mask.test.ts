@@ -35,3 +35,18 @@ describe("maskSecret", () => {
     expect(maskIfSecret({ kind: "Secret" }, secret).data).toEqual({ token: HIDDEN_VALUE });
   });
 });
+
+describe("maskSecret for history", () => {
+  it("shows which values changed between revisions, and their sizes, never the values", () => {
+    const before = maskSecret({ ...secret, data: { token: "cGxhaW4tczNjcmV0", same: "YWJj" } }, "fingerprint");
+    const after = maskSecret({ ...secret, data: { token: "b3RoZXItczNjcmV0", same: "YWJj" } }, "fingerprint");
+    expect(before.data.same).toBe(after.data.same);
+    expect(before.data.token).not.toBe(after.data.token);
+    expect(before.data.token).toMatch(/^\(hidden: 12 bytes, #[0-9a-f]{8}\)$/);
+    expect(after.data.same).toMatch(/^\(hidden: 3 bytes, #/);
+    const text = JSON.stringify([before, after]);
+    for (const value of ["cGxhaW4tczNjcmV0", "b3RoZXItczNjcmV0", "plain-s3cret", "YWJj"]) expect(text).not.toContain(value);
+    const applied = JSON.parse(before.metadata.annotations![LAST_APPLIED]);
+    expect(applied.stringData.token).toMatch(/^\(hidden: 12 bytes, #/);
+  });
+});
