@@ -5,6 +5,11 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { signOut } from "next-auth/react";
 import { useEffect, useState, type ReactNode } from "react";
 import { setUnauthorizedHandler } from "@/lib/client/api-client";
+import { refreshSession, useSessionRefresh } from "./auth/session-refresh";
+
+// A 401 on an OIDC session first tries one refresh and reloads the page with it; once per this long at most.
+const REFRESH_RETRY_KEY = "cluster-core.refresh-retry";
+const REFRESH_RETRY_MS = 60_000;
 
 declare global {
   interface Window {
@@ -23,11 +28,20 @@ export function Providers({ children }: { children: ReactNode }) {
   useEffect(() => {
     window.__clusterCoreQueryClient = client;
   }, [client]);
+  useSessionRefresh();
   useEffect(() => {
     let signingOut = false;
-    setUnauthorizedHandler(() => {
+    setUnauthorizedHandler(async () => {
       if (signingOut || location.pathname === "/signin") return;
       signingOut = true;
+      const last = Number(sessionStorage.getItem(REFRESH_RETRY_KEY) ?? 0);
+      if (Date.now() - last > REFRESH_RETRY_MS) {
+        sessionStorage.setItem(REFRESH_RETRY_KEY, String(Date.now()));
+        if (await refreshSession().catch(() => false)) {
+          location.reload();
+          return;
+        }
+      }
       const back = location.pathname + location.search;
       void signOut({ callbackUrl: `/signin?callbackUrl=${encodeURIComponent(back)}&expired=1` });
     });

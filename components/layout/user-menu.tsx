@@ -4,6 +4,14 @@
 import { signOut } from "next-auth/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { useWhoAmI } from "@/lib/client/use-access";
+import { signOutDestination } from "../auth/session-refresh";
+
+/** Ends the console's session, then the identity provider's where it offers that (OIDC end_session). */
+async function signOutEverywhere() {
+  const destination = await signOutDestination().catch(() => "/signin");
+  await signOut({ redirect: false });
+  window.location.assign(destination);
+}
 
 export function UserMenu({ user }: { user: string }) {
   const { user: me } = useWhoAmI();
@@ -57,7 +65,7 @@ export function UserMenu({ user }: { user: string }) {
           )}
           <button
             type="button"
-            onClick={() => void signOut({ callbackUrl: "/signin" })}
+            onClick={() => void signOutEverywhere()}
             className="mt-3 w-full rounded-md border border-slate-300 px-2 py-1 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-700 dark:hover:bg-slate-800"
           >
             Sign out
@@ -67,7 +75,7 @@ export function UserMenu({ user }: { user: string }) {
       {!open && (
         <button
           type="button"
-          onClick={() => void signOut({ callbackUrl: "/signin" })}
+          onClick={() => void signOutEverywhere()}
           className="hidden rounded-md border sm:inline-block border-slate-300 px-2 py-1 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-700 dark:hover:bg-slate-800"
         >
           Sign out

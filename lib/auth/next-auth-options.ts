@@ -3,9 +3,12 @@
 // which is then kept only inside the encrypted session JWT (an httpOnly cookie). The API pipeline reads it
 // back with bearerFromSessionCookie (session.ts); the browser never sees the token again, only the user name.
 // The authenticator is the caller's (lib/server/sign-in.ts binds the runtime's): authentication knows no
-// process runtime.
+// process runtime. With an OpenID Connect provider configured, people may also sign in through it
+// (console-oidc.ts): the session then holds their ID token as its bearer, refreshed before it expires.
 import type { NextAuthOptions } from "next-auth";
+import type { JWT } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { type ConsoleOidc, endSessionUrl, OIDC_PROVIDER_ID, oidcProvider, oidcTokens, refreshOidcTokens } from "./console-oidc";
 import type { UserInfo } from "./user-info";
 
 export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
@@ -30,11 +33,48 @@ export async function acceptsToken(token: string, authenticate: SignInAuthentica
   }
 }
 
-export const signInOptions = (authenticate: SignInAuthenticator): NextAuthOptions => ({
+/** What the browser learns of an OIDC session: when to ask for a refresh, and where sign-out goes. */
+export interface OidcSessionView {
+  /** Seconds until the session's ID token should be refreshed (POST /api/auth/session); 0: now. */
+  refreshInSeconds: number;
+  /** Whether the session still holds a token the API accepts (false once a refresh failed). */
+  active: boolean;
+  /** The provider's end-session URL, coming back to the sign-in page. */
+  signOutUrl?: string;
+}
+
+export interface SignInSettings {
+  /** The organization's OpenID Connect provider, when the console offers "Sign in with <name>". */
+  oidc?: ConsoleOidc;
+  /** The console's own origin (https://host:port), for the provider's post-logout redirect. */
+  consoleUrl?: () => string | undefined;
+  /** Where a refresh failure is told (never with a token). */
+  onRefreshError?: (message: string) => void;
+}
+
+/** An OIDC session's token after a refresh grant; without its bearer when the provider or the API refuses. */
+async function refreshed(token: JWT, oidc: ConsoleOidc, authenticate: SignInAuthenticator, onError?: (m: string) => void): Promise<JWT> {
+  const now = Math.floor(Date.now() / 1000);
+  if (typeof token.refreshAt !== "number" || now < token.refreshAt || typeof token.bearer !== "string") return token;
+  const rest = { ...token };
+  delete rest.bearer;
+  if (typeof token.refreshToken !== "string") return now < Number(token.bearerExpiresAt) ? token : rest;
+  try {
+    const tokens = await refreshOidcTokens(oidc, token.refreshToken);
+    if (!(await acceptsToken(tokens.bearer, authenticate))) throw new Error("the API does not accept the refreshed ID token");
+    return { ...token, ...tokens };
+  } catch (err) {
+    onError?.(err instanceof Error ? err.message : String(err));
+    return rest;
+  }
+}
+
+export const signInOptions = (authenticate: SignInAuthenticator, settings: SignInSettings = {}): NextAuthOptions => ({
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
   jwt: { maxAge: SESSION_MAX_AGE_SECONDS },
-  pages: { signIn: "/signin" },
+  pages: { signIn: "/signin", error: "/signin" },
   providers: [
+    ...(settings.oidc ? [oidcProvider(settings.oidc)] : []),
     CredentialsProvider({
       id: "token",
       name: "Bearer token",
@@ -49,14 +89,37 @@ export const signInOptions = (authenticate: SignInAuthenticator): NextAuthOption
     }),
   ],
   callbacks: {
-    async jwt({ token, user }) {
+    // An OIDC sign-in stands only if the API itself accepts the ID token (issuer, audience, claims, rules).
+    async signIn({ account }) {
+      if (account?.provider !== OIDC_PROVIDER_ID) return true;
+      return typeof account.id_token === "string" && (await acceptsToken(account.id_token, authenticate)) ? true : "/signin?error=NotAccepted";
+    },
+    async jwt({ token, user, account, trigger }) {
       const bearer = (user as { bearer?: string } | undefined)?.bearer;
       if (bearer) token.bearer = bearer;
+      if (account?.provider === OIDC_PROVIDER_ID && typeof account.id_token === "string") {
+        const tokens = oidcTokens(account.id_token, typeof account.refresh_token === "string" ? account.refresh_token : undefined);
+        if (!tokens) throw new Error("the provider's ID token has no exp");
+        const who = await acceptsToken(tokens.bearer, authenticate);
+        return { ...token, ...tokens, provider: OIDC_PROVIDER_ID, name: who?.username ?? token.name };
+      }
+      // Only the browser's POST to /api/auth/session ("update") refreshes: that answer rewrites the cookie,
+      // while a server page's read of the session could not (and a rotated refresh token would be lost).
+      if (trigger === "update" && token.provider === OIDC_PROVIDER_ID && settings.oidc) return refreshed(token, settings.oidc, authenticate, settings.onRefreshError);
       return token;
     },
-    // The session object is what /api/auth/session hands the browser: user name only, never the bearer.
+    // The session object is what /api/auth/session hands the browser: user name (and for OIDC, when to
+    // refresh and where sign-out goes), never the bearer.
     async session({ session, token }) {
-      return { expires: session.expires, user: { name: typeof token.name === "string" ? token.name : "" } };
+      const view = { expires: session.expires, user: { name: typeof token.name === "string" ? token.name : "" } };
+      if (token.provider !== OIDC_PROVIDER_ID || !settings.oidc) return view;
+      const returnTo = settings.consoleUrl?.();
+      const oidc: OidcSessionView = {
+        refreshInSeconds: Math.max(0, Number(token.refreshAt) - Math.floor(Date.now() / 1000)),
+        active: typeof token.bearer === "string",
+        signOutUrl: returnTo ? await endSessionUrl(settings.oidc, `${returnTo.replace(/\/+$/, "")}/signin`) : undefined,
+      };
+      return { ...view, oidc };
     },
   },
 });

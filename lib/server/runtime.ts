@@ -5,6 +5,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { ensureAdminToken, ensureSecretFile } from "../auth/admin-token";
 import { kubeconfigServerUrl, renderKubeconfig, writeKubeconfig } from "../auth/kubeconfig";
+import { loadConsoleOidcConfig } from "../config/console-oidc";
 import { loadServerConfig, type ServerConfig } from "../config/server-config";
 import { kinds } from "../kinds";
 import type { ApiRuntime } from "../api/types";
@@ -46,6 +47,8 @@ export function getRuntime(): Promise<ServerRuntime> {
 }
 
 async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
+  // The console's OIDC client settings (CONSOLE_OIDC_*): a malformed one stops the start, naming it.
+  loadConsoleOidcConfig(process.env);
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const adminToken = ensureAdminToken({ dataDir: config.dataDir, configured: config.adminToken });
   // The console's sign-in compares against this and signs its session cookie with NEXTAUTH_SECRET.
