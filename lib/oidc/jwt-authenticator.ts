@@ -1,0 +1,303 @@
+// One issuer's JWT authenticator, as kube 1.32's (plugin/pkg/authenticator/token/oidc) on go-oidc v2's verifier:
+// a token whose unverified `iss` is not this issuer is not ours (the next authenticator may take it); otherwise
+// iss, aud, exp (no leeway; a token without exp is expired), nbf (one minute of leeway), the algorithm allow-list
+// and the signature decide, then the claim mappings, required claims and CEL rules. `iat` is not checked.
+// Discovery runs in the background with back-off; until it succeeds, the issuer's tokens are refused.
+import { decodeProtectedHeader } from "jose";
+import type { UserInfo } from "../auth/user-info";
+import { celStringList, type CompiledExpression } from "./claims-cel";
+import { discover, IssuerKeys } from "./issuer-keys";
+import type { CompiledJWTAuthenticator } from "./validation";
+
+export const CREDENTIAL_ID_KEY = "authentication.kubernetes.io/credential-id";
+/** Every algorithm kube accepts (the structured file allows all of them). */
+export const ALL_SIGNING_ALGS = ["ES256", "ES384", "ES512", "PS256", "PS384", "PS512", "RS256", "RS384", "RS512"];
+const NBF_LEEWAY_MS = 60_000;
+const RETRY_MIN_MS = 1_000;
+const RETRY_MAX_MS = 10_000;
+
+export type TokenResult =
+  | { status: "not-ours" }
+  | { status: "refused"; error: string }
+  | { status: "ok"; user: UserInfo };
+
+export interface JwtAuthenticatorOptions {
+  /** Accepted `alg` values: OIDC_SIGNING_ALGS for the flags, all nine for the structured file. */
+  signingAlgs: readonly string[];
+  /** One line per event (issuer unreachable, reachable again); never a token. */
+  log?: (line: string) => void;
+  now?: () => number;
+}
+
+type Claims = Record<string, unknown>;
+
+const goType = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "boolean" ? "bool" : typeof v === "object" ? "object" : typeof v);
+const cannotUnmarshal = (v: unknown, into: string) => `json: cannot unmarshal ${goType(v)} into Go value of type ${into}`;
+const goList = (xs: readonly string[]) => `[${xs.map((x) => JSON.stringify(x)).join(" ")}]`;
+
+/** The unverified `iss` of a compact JWT, or undefined when the token is not one (kube's untrustedIssuer). */
+export function untrustedIssuer(token: string): string | undefined {
+  if (token.trimStart().startsWith("{")) return undefined;
+  const parts = token.split(".");
+  if (parts.length !== 3 || !/^[A-Za-z0-9_-]*$/.test(parts[1])) return undefined;
+  try {
+    const claims = JSON.parse(Buffer.from(parts[1], "base64url").toString("utf8"));
+    if (!claims || typeof claims !== "object" || typeof claims.iss !== "string") return undefined;
+    return claims.iss === "accounts.google.com" ? "https://accounts.google.com" : claims.iss;
+  } catch {
+    return undefined;
+  }
+}
+
+function stringClaim(c: Claims, name: string): string {
+  if (!(name in c)) throw new Error("claim not present");
+  const v = c[name];
+  if (v === null) return "";
+  if (typeof v !== "string") throw new Error(cannotUnmarshal(v, "string"));
+  return v;
+}
+
+const timeText = (ms: number) => new Date(ms).toISOString();
+
+export class JwtAuthenticator {
+  readonly issuerURL: string;
+  /** Resolves once discovery succeeded (a reloaded file takes effect only then). */
+  readonly ready: Promise<void>;
+  private keys: IssuerKeys | undefined;
+  private closed = false;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly now: () => number;
+  private readonly requiredClaims: [string, string][];
+
+  constructor(private readonly compiled: CompiledJWTAuthenticator, private readonly options: JwtAuthenticatorOptions) {
+    this.issuerURL = compiled.config.issuer.url;
+    this.now = options.now ?? Date.now;
+    this.requiredClaims = (compiled.config.claimValidationRules ?? [])
+      .filter((r) => r.claim)
+      .map((r) => [r.claim!, r.requiredValue ?? ""]);
+    let resolveReady!: () => void;
+    this.ready = new Promise((resolve) => { resolveReady = resolve; });
+    void this.initialize(resolveReady);
+  }
+
+  /** Whether discovery has succeeded (until then the issuer's tokens are refused). */
+  get initialized(): boolean {
+    return this.keys !== undefined;
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private async initialize(done: () => void): Promise<void> {
+    const { issuer } = this.compiled.config;
+    let delay = RETRY_MIN_MS;
+    let reported = false;
+    while (!this.closed) {
+      try {
+        const found = await discover(issuer.url, { discoveryURL: issuer.discoveryURL, ca: issuer.certificateAuthority || undefined });
+        if (this.closed) return;
+        const keys = new IssuerKeys(found.jwksUri, issuer.certificateAuthority || undefined, this.now);
+        await keys.refresh().catch(() => undefined); // warm the cache; a token refetches if this failed
+        this.keys = keys;
+        if (reported) this.options.log?.(`oidc authenticator: issuer ${JSON.stringify(issuer.url)} is reachable again; its tokens are accepted`);
+        done();
+        return;
+      } catch (err) {
+        if (!reported) {
+          reported = true;
+          this.options.log?.(`oidc authenticator: issuer ${JSON.stringify(issuer.url)} cannot be initialized: ${(err as Error).message}; its tokens get 401 until discovery succeeds (retrying with back-off up to ${RETRY_MAX_MS / 1000}s)`);
+        }
+      }
+      await new Promise<void>((resolve) => { this.timer = setTimeout(resolve, delay); this.timer.unref?.(); });
+      delay = Math.min(delay * 2, RETRY_MAX_MS);
+    }
+  }
+
+  async authenticateToken(token: string): Promise<TokenResult> {
+    if (untrustedIssuer(token) !== this.issuerURL) return { status: "not-ours" };
+    if (!this.keys) return { status: "refused", error: "oidc: authenticator not initialized" };
+    let claims: Claims;
+    try {
+      claims = await this.verify(token, this.keys);
+    } catch (err) {
+      return { status: "refused", error: `oidc: verify token: ${(err as Error).message}` };
+    }
+    try {
+      return { status: "ok", user: this.userFor(claims) };
+    } catch (err) {
+      return { status: "refused", error: (err as Error).message };
+    }
+  }
+
+  /** go-oidc's IDTokenVerifier.Verify plus kube's multi-audience check; returns the claims. */
+  private async verify(token: string, keys: IssuerKeys): Promise<Claims> {
+    const parts = token.split(".");
+    let claims: Claims;
+    try {
+      claims = JSON.parse(Buffer.from(parts[1], "base64url").toString("utf8"));
+    } catch (err) {
+      throw new Error(`oidc: malformed jwt: ${(err as Error).message}`);
+    }
+    if (!claims || typeof claims !== "object" || Array.isArray(claims)) throw new Error("oidc: failed to unmarshal claims: not a JSON object");
+    for (const [name, type] of [["iss", "string"], ["sub", "string"], ["exp", "number"], ["iat", "number"], ["nbf", "number"]] as const) {
+      const v = claims[name];
+      if (v !== undefined && v !== null && typeof v !== type) {
+        throw new Error(`oidc: failed to unmarshal claims: json: cannot unmarshal ${goType(v)} into Go struct field idToken.${name} of type ${type === "number" ? "oidc.jsonTime" : "string"}`);
+      }
+    }
+    const audClaim = claims.aud;
+    const aud = typeof audClaim === "string" ? [audClaim] : Array.isArray(audClaim) && audClaim.every((a) => typeof a === "string") ? audClaim as string[] : audClaim == null ? [] : undefined;
+    if (!aud) throw new Error("oidc: failed to unmarshal claims: json: cannot unmarshal aud");
+    if (claims.iss !== this.issuerURL) {
+      throw new Error(`oidc: id token issued by a different provider, expected ${JSON.stringify(this.issuerURL)} got ${JSON.stringify(claims.iss ?? "")}`);
+    }
+    const audiences = this.compiled.config.issuer.audiences;
+    if (audiences.length === 1 && !aud.includes(audiences[0])) {
+      throw new Error(`oidc: expected audience ${JSON.stringify(audiences[0])} got ${goList(aud)}`);
+    }
+    const now = this.now();
+    const exp = typeof claims.exp === "number" ? Math.trunc(claims.exp) * 1000 : 0;
+    if (exp < now) throw new Error(`oidc: token is expired (Token Expiry: ${timeText(exp)})`);
+    if (typeof claims.nbf === "number") {
+      const nbf = Math.trunc(claims.nbf) * 1000;
+      if (now + NBF_LEEWAY_MS < nbf) throw new Error(`oidc: current time ${timeText(now)} before the nbf (not before) time: ${timeText(nbf)}`);
+    }
+    let header: { alg?: string; kid?: string };
+    try {
+      header = decodeProtectedHeader(token);
+    } catch (err) {
+      throw new Error(`oidc: malformed jwt: ${(err as Error).message}`);
+    }
+    const alg = header.alg ?? "";
+    if (!this.options.signingAlgs.includes(alg)) {
+      throw new Error(`oidc: id token signed with unsupported algorithm, expected ${goList(this.options.signingAlgs)} got ${JSON.stringify(alg)}`);
+    }
+    try {
+      await keys.verify(token, alg, header.kid || undefined);
+    } catch (err) {
+      throw new Error(`failed to verify signature: ${(err as Error).message}`);
+    }
+    if (audiences.length > 1 && !aud.some((a) => audiences.includes(a))) {
+      throw new Error(`oidc: expected audience in ${goList([...audiences].sort())} got ${goList(aud)}`);
+    }
+    return claims;
+  }
+
+  private evaluateString(expr: CompiledExpression, claims: Claims, what: string): string {
+    let value: unknown;
+    try {
+      value = expr.evaluate(claims);
+    } catch (err) {
+      throw new Error(`oidc: error evaluating ${what} claim expression: ${(err as Error).message}`);
+    }
+    if (typeof value !== "string") throw new Error(`oidc: error evaluating ${what} claim expression: ${what} claim expression must return a string`);
+    return value;
+  }
+
+  private userFor(claims: Claims): UserInfo {
+    const c = this.compiled;
+    const mappings = c.config.claimMappings;
+    let username: string;
+    if (c.username) {
+      username = this.evaluateString(c.username, claims, "username");
+      if (username === "") throw new Error("oidc: empty username via CEL expression is not allowed");
+    } else {
+      const claim = mappings.username.claim ?? "";
+      try {
+        username = stringClaim(claims, claim);
+      } catch (err) {
+        throw new Error(`oidc: parse username claims ${JSON.stringify(claim)}: ${(err as Error).message}`);
+      }
+      if (claim === "email" && "email_verified" in claims) {
+        const verified = claims.email_verified;
+        if (typeof verified !== "boolean" && verified !== null) throw new Error(`oidc: parse 'email_verified' claim: ${cannotUnmarshal(verified, "bool")}`);
+        if (verified !== true) throw new Error("oidc: email not verified");
+      }
+      if (mappings.username.prefix) username = mappings.username.prefix + username;
+    }
+
+    let groups: string[] = [];
+    const groupsClaim = mappings.groups?.claim ?? "";
+    if (groupsClaim && groupsClaim in claims) {
+      const v = claims[groupsClaim];
+      if (typeof v === "string") groups = [v];
+      else if (Array.isArray(v) && v.every((g) => typeof g === "string")) groups = [...v];
+      else if (v === null) groups = [];
+      else throw new Error(`oidc: parse groups claim ${JSON.stringify(groupsClaim)}: ${cannotUnmarshal(v, "string")}`);
+      const prefix = mappings.groups?.prefix;
+      if (prefix) groups = groups.map((g) => prefix + g);
+    } else if (c.groups) {
+      try {
+        groups = celStringList(c.groups.evaluate(claims));
+      } catch (err) {
+        throw new Error(`oidc: error evaluating group claim expression: ${(err as Error).message}`);
+      }
+    }
+
+    let uid = "";
+    const uidClaim = mappings.uid?.claim ?? "";
+    if (uidClaim) {
+      try {
+        uid = stringClaim(claims, uidClaim);
+      } catch (err) {
+        throw new Error(`oidc: parse uid claim ${JSON.stringify(uidClaim)}: ${(err as Error).message}`);
+      }
+    } else if (c.uid) {
+      uid = this.evaluateString(c.uid, claims, "uid");
+    }
+
+    const extra: Record<string, string[]> = {};
+    if (typeof claims.jti === "string" && claims.jti !== "") extra[CREDENTIAL_ID_KEY] = [`JTI=${claims.jti}`];
+    for (const { key, value } of c.extra) {
+      let values: string[];
+      try {
+        values = celStringList(value.evaluate(claims));
+      } catch (err) {
+        throw new Error(`oidc: error evaluating extra claim expression: ${value.expression}: ${(err as Error).message}`);
+      }
+      if (values.length) extra[key] = values;
+    }
+
+    for (const [claim, want] of this.requiredClaims) {
+      if (!(claim in claims)) throw new Error(`oidc: required claim ${claim} not present in ID token`);
+      let got: string;
+      try {
+        got = stringClaim(claims, claim);
+      } catch (err) {
+        throw new Error(`oidc: parse claim ${claim}: ${(err as Error).message}`);
+      }
+      if (got !== want) throw new Error(`oidc: required claim ${claim} value does not match. Got = ${got}, want = ${want}`);
+    }
+
+    for (const { rule, message } of c.claimValidationRules) {
+      const failure = checkRule(rule, claims);
+      if (failure !== undefined) throw new Error(`oidc: error evaluating claim validation expression: ${failure || `validation expression '${rule.expression}' failed: ${message}`}`);
+    }
+
+    const user: UserInfo = { username, groups };
+    if (uid) user.uid = uid;
+    if (Object.keys(extra).length) user.extra = extra;
+    if (c.userValidationRules.length) {
+      const view = { username, uid, groups, extra };
+      for (const { rule, message } of c.userValidationRules) {
+        const failure = checkRule(rule, view);
+        if (failure !== undefined) throw new Error(`oidc: error evaluating user info validation rule: ${failure || `validation expression '${rule.expression}' failed: ${message}`}`);
+      }
+    }
+    return user;
+  }
+}
+
+/** undefined when the rule holds; "" when it is false; otherwise the evaluation problem. */
+function checkRule(rule: CompiledExpression, input: unknown): string | undefined {
+  let value: unknown;
+  try {
+    value = rule.evaluate(input);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  if (typeof value !== "boolean") return "validation expression must return a boolean";
+  return value ? undefined : "";
+}
