@@ -98,11 +98,15 @@ export function decodeAuthenticationConfiguration(text: string): AuthenticationC
   if (text.trim() === "") throw new Error("empty config data");
   let raw: unknown;
   try {
-    raw = parse(text, { prettyErrors: false });
+    raw = parse(text);
   } catch (err) {
-    const message = (err as Error).message;
-    if (/duplicated? (mapping )?key/i.test(message)) throw new Error(`strict decoding error: ${message}`);
-    throw new Error(`error converting YAML to JSON: ${message}`);
+    const e = err as Error & { code?: string; linePos?: { line: number }[] };
+    if (e.code === "DUPLICATE_KEY") {
+      const line = e.linePos?.[0]?.line ?? 0;
+      const key = /^\s*-?\s*"?([^":]+)"?\s*:/.exec(text.split("\n")[line - 1] ?? "")?.[1] ?? "";
+      throw new Error(`strict decoding error: yaml: unmarshal errors:\n  line ${line}: key ${JSON.stringify(key)} already set in map`);
+    }
+    throw new Error(`error converting YAML to JSON: ${e.message.split("\n")[0]}`);
   }
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new Error("couldn't get version/kind; json parse error: not an object");
   const { apiVersion, kind } = raw as { apiVersion?: unknown; kind?: unknown };
