@@ -147,7 +147,15 @@ export interface OidcProviderServer {
 /** A real OpenID provider on 127.0.0.1 over HTTPS; accounts are looked up by the login typed on its page. */
 export async function startOidcProvider(
   tls: ServingCertificate,
-  options: { accounts: Record<string, ProviderAccount>; clientId?: string; redirectUris?: string[]; port?: number },
+  options: {
+    accounts: Record<string, ProviderAccount>;
+    clientId?: string;
+    /** Absent: a public client (PKCE, no secret), as CONSOLE_OIDC_CLIENT_SECRET unset. */
+    clientSecret?: string;
+    /** e.g. `<console origin>/api/auth/callback/oidc`; also allowed after logout (end_session). */
+    redirectUris?: string[];
+    port?: number;
+  },
 ): Promise<OidcProviderServer> {
   const { default: Provider } = await import("oidc-provider");
   const clientId = options.clientId ?? "cluster-core";
@@ -159,7 +167,8 @@ export async function startOidcProvider(
   const signingJwk = { ...(await exportJWK(privateKey)), kid: "provider-key-1", alg: "RS256", use: "sig" };
   const provider = new Provider(url, {
     clients: [{
-      client_id: clientId, token_endpoint_auth_method: "none",
+      client_id: clientId,
+      ...(options.clientSecret ? { client_secret: options.clientSecret, token_endpoint_auth_method: "client_secret_basic" } : { token_endpoint_auth_method: "none" }),
       redirect_uris: options.redirectUris ?? [redirectUri],
       grant_types: ["authorization_code", "refresh_token"], response_types: ["code"],
       post_logout_redirect_uris: options.redirectUris ?? [redirectUri],
@@ -226,8 +235,9 @@ export async function startOidcProvider(
       res = await call(action, { method: "POST", body });
     }
     if (!code) throw new Error("the provider never redirected back with a code");
+    const basic: Record<string, string> = options.clientSecret ? { authorization: `Basic ${Buffer.from(`${clientId}:${options.clientSecret}`).toString("base64")}` } : {};
     const token = await httpsRequest(new URL("/token", url).toString(), {
-      ca: tls.ca, method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" },
+      ca: tls.ca, method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...basic },
       body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier }).toString(),
     });
     const parsed = JSON.parse(token.text);

@@ -145,8 +145,10 @@ describe("OIDC_* settings (an issuer the test controls)", { timeout: 120_000 }, 
     const history = await flagsServer.request("GET", "/api/v1/namespaces/default/configmaps/by-ann/history");
     expect(history.status, history.text).toBe(200);
     expect(history.body.items[0].user).toMatchObject({ username: "ann@example.com", groups: ["oidc:devs", "system:authenticated"] });
-    const audit = readFileSync(auditPath, "utf8").trim().split("\n").map((l) => JSON.parse(l));
-    const create = audit.find((e) => e.verb === "create" && e.objectRef?.name === "by-ann");
+    const created = () => readFileSync(auditPath, "utf8").trim().split("\n").map((l) => JSON.parse(l))
+      .find((e) => e.verb === "create" && e.objectRef?.name === "by-ann");
+    await until(async () => created() !== undefined); // the audit log is written asynchronously
+    const create = created();
     expect(create.user).toMatchObject({ username: "ann@example.com", extra: { "authentication.kubernetes.io/credential-id": ["JTI=jti-write"] } });
   });
 

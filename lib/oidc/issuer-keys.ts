@@ -95,7 +95,6 @@ export class IssuerKeys {
   private async tryKeys(keys: CachedKey[], token: string, alg: string, kid: string | undefined): Promise<Uint8Array | undefined> {
     for (const key of keys) {
       if (kid && key.jwk.kid !== kid) continue;
-      if (key.jwk.use && key.jwk.use !== "sig") continue;
       let imported = key.imported.get(alg);
       if (!imported) {
         imported = importJWK({ ...key.jwk, alg }, alg) as Promise<CryptoKey | Uint8Array>;

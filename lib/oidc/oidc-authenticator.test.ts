@@ -53,6 +53,9 @@ const until = async (check: () => Promise<boolean> | boolean, ms = 8000) => {
 describe("createOidcAuthenticator", () => {
   it("is undefined without settings and refuses a bad start file naming it", () => {
     expect(createOidcAuthenticator({ serviceAccountIssuers: [] })).toBeUndefined();
+    const missing = path.join(dir, "missing.yaml");
+    expect(() => createOidcAuthenticator({ configFile: missing, serviceAccountIssuers: [] })).toThrow(
+      `failed to load authentication configuration from file ${JSON.stringify(missing)}: open ${missing}: no such file or directory`);
     const bad = path.join(dir, "bad.yaml");
     writeFileSync(bad, file([{ url: a.url, prefix: "a:" }]).replace("prefix: \"a:\"", "prefix: \"a:\", expression: claims.sub"));
     expect(() => createOidcAuthenticator({ configFile: bad, serviceAccountIssuers: [] })).toThrow(

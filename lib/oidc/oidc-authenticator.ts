@@ -74,7 +74,13 @@ function watchedConfig(file: string, opts: OidcAuthenticatorOptions): OidcAuthen
       throw new Error(`failed to load authentication configuration from file ${JSON.stringify(file)}: ${(err as Error).message}`);
     }
   };
-  let tracked = readFileSync(file, "utf8");
+  let tracked: string;
+  try {
+    tracked = readFileSync(file, "utf8");
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    throw new Error(`failed to load authentication configuration from file ${JSON.stringify(file)}: open ${file}: ${e.code === "ENOENT" ? "no such file or directory" : e.message}`);
+  }
   let current = load(tracked);
   let closed = false;
   let pending: JwtAuthenticator[] | undefined;
