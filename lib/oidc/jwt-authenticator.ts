@@ -57,7 +57,10 @@ function stringClaim(c: Claims, name: string): string {
   return v;
 }
 
-const timeText = (ms: number) => new Date(ms).toISOString();
+/** Go's time.Time text in UTC, as go-oidc's messages print it (`2026-01-02 15:04:05 +0000 UTC`). */
+const timeText = (ms: number) => `${new Date(ms).toISOString().slice(0, 19).replace("T", " ")} +0000 UTC`;
+/** Go's zero time, which a token without `exp` expires at. */
+const ZERO_TIME = "0001-01-01 00:00:00 +0000 UTC";
 
 export class JwtAuthenticator {
   readonly issuerURL: string;
@@ -141,8 +144,12 @@ export class JwtAuthenticator {
       throw new Error(`oidc: malformed jwt: ${(err as Error).message}`);
     }
     if (!claims || typeof claims !== "object" || Array.isArray(claims)) throw new Error("oidc: failed to unmarshal claims: not a JSON object");
+    const times: Record<string, number | undefined> = {};
     for (const [name, type] of [["iss", "string"], ["sub", "string"], ["exp", "number"], ["iat", "number"], ["nbf", "number"]] as const) {
-      const v = claims[name];
+      let v = claims[name];
+      // Go's json.Number also takes a JSON string holding a valid number.
+      if (type === "number" && typeof v === "string" && /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(v)) v = Number(v);
+      if (type === "number" && typeof v === "number") times[name] = v;
       if (v !== undefined && v !== null && typeof v !== type) {
         throw new Error(`oidc: failed to unmarshal claims: json: cannot unmarshal ${goType(v)} into Go struct field idToken.${name} of type ${type === "number" ? "oidc.jsonTime" : "string"}`);
       }
@@ -158,10 +165,11 @@ export class JwtAuthenticator {
       throw new Error(`oidc: expected audience ${JSON.stringify(audiences[0])} got ${goList(aud)}`);
     }
     const now = this.now();
-    const exp = typeof claims.exp === "number" ? Math.trunc(claims.exp) * 1000 : 0;
+    if (times.exp === undefined) throw new Error(`oidc: token is expired (Token Expiry: ${ZERO_TIME})`);
+    const exp = Math.trunc(times.exp) * 1000;
     if (exp < now) throw new Error(`oidc: token is expired (Token Expiry: ${timeText(exp)})`);
-    if (typeof claims.nbf === "number") {
-      const nbf = Math.trunc(claims.nbf) * 1000;
+    if (times.nbf !== undefined) {
+      const nbf = Math.trunc(times.nbf) * 1000;
       if (now + NBF_LEEWAY_MS < nbf) throw new Error(`oidc: current time ${timeText(now)} before the nbf (not before) time: ${timeText(nbf)}`);
     }
     let header: { alg?: string; kid?: string };
