@@ -1,15 +1,14 @@
 // One issuer's JWT authenticator, as kube 1.32's (plugin/pkg/authenticator/token/oidc) on go-oidc v2's verifier:
 // a token whose unverified `iss` is not this issuer is not ours (the next authenticator may take it); otherwise
 // iss, aud, exp (no leeway; a token without exp is expired), nbf (one minute of leeway), the algorithm allow-list
-// and the signature decide, then the claim mappings, required claims and CEL rules. `iat` is not checked.
+// and the signature decide, then the claim mappings (claim-mappings.ts). `iat` is not checked.
 // Discovery runs in the background with back-off; until it succeeds, the issuer's tokens are refused.
 import { decodeProtectedHeader } from "jose";
 import type { UserInfo } from "../auth/user-info";
-import { celStringList, type CompiledExpression } from "./claims-cel";
+import { goType, mapClaims, type Claims } from "./claim-mappings";
 import { discover, IssuerKeys } from "./issuer-keys";
 import type { CompiledJWTAuthenticator } from "./validation";
 
-export const CREDENTIAL_ID_KEY = "authentication.kubernetes.io/credential-id";
 /** Every algorithm kube accepts (the structured file allows all of them). */
 export const ALL_SIGNING_ALGS = ["ES256", "ES384", "ES512", "PS256", "PS384", "PS512", "RS256", "RS384", "RS512"];
 const NBF_LEEWAY_MS = 60_000;
@@ -29,10 +28,7 @@ export interface JwtAuthenticatorOptions {
   now?: () => number;
 }
 
-type Claims = Record<string, unknown>;
 
-const goType = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "boolean" ? "bool" : typeof v === "object" ? "object" : typeof v);
-const cannotUnmarshal = (v: unknown, into: string) => `json: cannot unmarshal ${goType(v)} into Go value of type ${into}`;
 const goList = (xs: readonly string[]) => `[${xs.map((x) => JSON.stringify(x)).join(" ")}]`;
 
 /** The unverified `iss` of a compact JWT, or undefined when the token is not one (kube's untrustedIssuer). */
@@ -49,14 +45,6 @@ export function untrustedIssuer(token: string): string | undefined {
   }
 }
 
-function stringClaim(c: Claims, name: string): string {
-  if (!(name in c)) throw new Error("claim not present");
-  const v = c[name];
-  if (v === null) return "";
-  if (typeof v !== "string") throw new Error(cannotUnmarshal(v, "string"));
-  return v;
-}
-
 /** Go's time.Time text in UTC, as go-oidc's messages print it (`2026-01-02 15:04:05 +0000 UTC`). */
 const timeText = (ms: number) => `${new Date(ms).toISOString().slice(0, 19).replace("T", " ")} +0000 UTC`;
 /** Go's zero time, which a token without `exp` expires at. */
@@ -70,14 +58,10 @@ export class JwtAuthenticator {
   private closed = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
-  private readonly requiredClaims: [string, string][];
 
   constructor(private readonly compiled: CompiledJWTAuthenticator, private readonly options: JwtAuthenticatorOptions) {
     this.issuerURL = compiled.config.issuer.url;
     this.now = options.now ?? Date.now;
-    this.requiredClaims = (compiled.config.claimValidationRules ?? [])
-      .filter((r) => r.claim)
-      .map((r) => [r.claim!, r.requiredValue ?? ""]);
     let resolveReady!: () => void;
     this.ready = new Promise((resolve) => { resolveReady = resolve; });
     void this.initialize(resolveReady);
@@ -128,7 +112,7 @@ export class JwtAuthenticator {
       return { status: "refused", error: `oidc: verify token: ${(err as Error).message}` };
     }
     try {
-      return { status: "ok", user: this.userFor(claims) };
+      return { status: "ok", user: mapClaims(this.compiled, claims) };
     } catch (err) {
       return { status: "refused", error: (err as Error).message };
     }
@@ -192,120 +176,4 @@ export class JwtAuthenticator {
     }
     return claims;
   }
-
-  private evaluateString(expr: CompiledExpression, claims: Claims, what: string): string {
-    let value: unknown;
-    try {
-      value = expr.evaluate(claims);
-    } catch (err) {
-      throw new Error(`oidc: error evaluating ${what} claim expression: ${(err as Error).message}`);
-    }
-    if (typeof value !== "string") throw new Error(`oidc: error evaluating ${what} claim expression: ${what} claim expression must return a string`);
-    return value;
-  }
-
-  private userFor(claims: Claims): UserInfo {
-    const c = this.compiled;
-    const mappings = c.config.claimMappings;
-    let username: string;
-    if (c.username) {
-      username = this.evaluateString(c.username, claims, "username");
-      if (username === "") throw new Error("oidc: empty username via CEL expression is not allowed");
-    } else {
-      const claim = mappings.username.claim ?? "";
-      try {
-        username = stringClaim(claims, claim);
-      } catch (err) {
-        throw new Error(`oidc: parse username claims ${JSON.stringify(claim)}: ${(err as Error).message}`);
-      }
-      if (claim === "email" && "email_verified" in claims) {
-        const verified = claims.email_verified;
-        if (typeof verified !== "boolean" && verified !== null) throw new Error(`oidc: parse 'email_verified' claim: ${cannotUnmarshal(verified, "bool")}`);
-        if (verified !== true) throw new Error("oidc: email not verified");
-      }
-      if (mappings.username.prefix) username = mappings.username.prefix + username;
-    }
-
-    let groups: string[] = [];
-    const groupsClaim = mappings.groups?.claim ?? "";
-    if (groupsClaim && groupsClaim in claims) {
-      const v = claims[groupsClaim];
-      if (typeof v === "string") groups = [v];
-      else if (Array.isArray(v) && v.every((g) => typeof g === "string")) groups = [...v];
-      else if (v === null) groups = [];
-      else throw new Error(`oidc: parse groups claim ${JSON.stringify(groupsClaim)}: ${cannotUnmarshal(v, "string")}`);
-      const prefix = mappings.groups?.prefix;
-      if (prefix) groups = groups.map((g) => prefix + g);
-    } else if (c.groups) {
-      try {
-        groups = celStringList(c.groups.evaluate(claims));
-      } catch (err) {
-        throw new Error(`oidc: error evaluating group claim expression: ${(err as Error).message}`);
-      }
-    }
-
-    let uid = "";
-    const uidClaim = mappings.uid?.claim ?? "";
-    if (uidClaim) {
-      try {
-        uid = stringClaim(claims, uidClaim);
-      } catch (err) {
-        throw new Error(`oidc: parse uid claim ${JSON.stringify(uidClaim)}: ${(err as Error).message}`);
-      }
-    } else if (c.uid) {
-      uid = this.evaluateString(c.uid, claims, "uid");
-    }
-
-    const extra: Record<string, string[]> = {};
-    if (typeof claims.jti === "string" && claims.jti !== "") extra[CREDENTIAL_ID_KEY] = [`JTI=${claims.jti}`];
-    for (const { key, value } of c.extra) {
-      let values: string[];
-      try {
-        values = celStringList(value.evaluate(claims));
-      } catch (err) {
-        throw new Error(`oidc: error evaluating extra claim expression: ${value.expression}: ${(err as Error).message}`);
-      }
-      if (values.length) extra[key] = values;
-    }
-
-    for (const [claim, want] of this.requiredClaims) {
-      if (!(claim in claims)) throw new Error(`oidc: required claim ${claim} not present in ID token`);
-      let got: string;
-      try {
-        got = stringClaim(claims, claim);
-      } catch (err) {
-        throw new Error(`oidc: parse claim ${claim}: ${(err as Error).message}`);
-      }
-      if (got !== want) throw new Error(`oidc: required claim ${claim} value does not match. Got = ${got}, want = ${want}`);
-    }
-
-    for (const { rule, message } of c.claimValidationRules) {
-      const failure = checkRule(rule, claims);
-      if (failure !== undefined) throw new Error(`oidc: error evaluating claim validation expression: ${failure || `validation expression '${rule.expression}' failed: ${message}`}`);
-    }
-
-    const user: UserInfo = { username, groups };
-    if (uid) user.uid = uid;
-    if (Object.keys(extra).length) user.extra = extra;
-    if (c.userValidationRules.length) {
-      const view = { username, uid, groups, extra };
-      for (const { rule, message } of c.userValidationRules) {
-        const failure = checkRule(rule, view);
-        if (failure !== undefined) throw new Error(`oidc: error evaluating user info validation rule: ${failure || `validation expression '${rule.expression}' failed: ${message}`}`);
-      }
-    }
-    return user;
-  }
-}
-
-/** undefined when the rule holds; "" when it is false; otherwise the evaluation problem. */
-function checkRule(rule: CompiledExpression, input: unknown): string | undefined {
-  let value: unknown;
-  try {
-    value = rule.evaluate(input);
-  } catch (err) {
-    return (err as Error).message;
-  }
-  if (typeof value !== "boolean") return "validation expression must return a boolean";
-  return value ? undefined : "";
 }
