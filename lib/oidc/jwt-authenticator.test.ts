@@ -188,6 +188,17 @@ describe("JwtAuthenticator", () => {
     await later.stop();
   });
 
+  it("reads the discovery document from discoveryURL when set; the issuer stays the configured URL", async () => {
+    const url = `${issuer.url}/tenant`;
+    issuer.discoveryIssuer = url;
+    const a = await ready(await authenticator({ issuer: {
+      url, discoveryURL: `${issuer.url}/.well-known/openid-configuration`, audiences: ["cluster-core"], certificateAuthority: tls.ca,
+    } }));
+    issuer.discoveryIssuer = undefined;
+    expect(await a.authenticateToken(await issuer.token({ iss: url, sub: "t" }))).toMatchObject({ status: "ok", user: { username: "t" } });
+    expect((await a.authenticateToken(await issuer.token({ sub: "t" }))).status).toBe("not-ours");
+  });
+
   it("stays uninitialized when the discovery document names another issuer", async () => {
     const lines: string[] = [];
     issuer.discoveryIssuer = `${issuer.url}/`;
