@@ -202,3 +202,27 @@ describe("legacy service account tokens", () => {
     expect(await authenticate(token)).toBeUndefined();
   });
 });
+
+describe("JWT (OIDC) authenticators after ServiceAccount tokens", () => {
+  const oidcUser = { username: "oidc:ann", groups: ["oidc:devs"], extra: { "authentication.kubernetes.io/credential-id": ["JTI=1"] } };
+  const jwt = async (token: string) =>
+    token === "oidc-ok" ? { status: "ok" as const, user: oidcUser }
+      : token === "oidc-bad" ? { status: "refused" as const, error: "oidc: verify token: oidc: token is expired" }
+        : { status: "not-ours" as const };
+
+  it("are asked only for tokens the others do not take, and their users are system:authenticated", async () => {
+    const asked: string[] = [];
+    const { authenticate } = setup({ jwtAuthenticator: (t) => { asked.push(t); return jwt(t); } });
+    expect(await authenticate("oidc-ok")).toEqual({ ...oidcUser, groups: ["oidc:devs", "system:authenticated"] });
+    expect(await authenticate("admin-SECRET")).toMatchObject({ username: "admin" });
+    expect(asked).toEqual(["oidc-ok"]);
+    expect(await authenticate.authenticate("oidc-bad")).toEqual({ authenticated: false, error: "oidc: verify token: oidc: token is expired" });
+    expect(await authenticate.authenticate("nobody")).toEqual({ authenticated: false });
+  });
+
+  it("answer TokenReview only for the API audiences, as kube's audience-agnostic wrapper", async () => {
+    const { authenticate } = setup({ jwtAuthenticator: jwt });
+    expect(await authenticate.authenticate("oidc-ok")).toMatchObject({ authenticated: true, audiences: [DEFAULT_ISSUER] });
+    expect(await authenticate.authenticate("oidc-ok", { audiences: ["other"] })).toEqual({ authenticated: false });
+  });
+});

@@ -1,5 +1,6 @@
 // The bearer-token authenticator chain, in kube-apiserver's order: static tokens (the admin token and the token
-// file, through bearer.ts's constant-time lookup), then ServiceAccount JWTs (bound, then legacy), whose
+// file, through bearer.ts's constant-time lookup), then ServiceAccount JWTs (bound, then legacy), then the JWT
+// (OIDC) issuers the caller passes in (lib/oidc), each with system:authenticated added; ServiceAccount JWTs' 
 // ServiceAccount, bound Pod/Secret/Node and legacy Secret must still exist (pkg/serviceaccount/claims.go,
 // legacy.go). Signature work is cached by ServiceAccountTokens; the existence checks run on every call, so a
 // deleted account stops working at once. Never prints anything; no error message contains a token.
@@ -52,6 +53,12 @@ export interface StaticTokenUser {
   user: UserInfo;
 }
 
+/** What a further token authenticator (the OIDC issuers) says about a token. */
+export type TokenAuthenticatorResult =
+  | { status: "not-ours" }
+  | { status: "refused"; error: string }
+  | { status: "ok"; user: UserInfo };
+
 export interface AuthenticatorOptions {
   /** The admin bearer token: user `admin`, groups system:masters and system:authenticated. */
   adminToken?: string;
@@ -60,6 +67,11 @@ export interface AuthenticatorOptions {
   /** ServiceAccount JWT verification; without it only static tokens work. */
   serviceAccountTokens?: ServiceAccountTokens;
   lookup?: ServiceAccountLookup;
+  /**
+   * JWT authenticators tried after ServiceAccount tokens (kube's --oidc-* / --authentication-config). Like
+   * static tokens they are audience-agnostic: they answer only for the API audiences.
+   */
+  jwtAuthenticator?: (token: string) => Promise<TokenAuthenticatorResult>;
   /**
    * Called after a legacy token authenticates and its Secret's last-used label is not today's (UTC) date, so
    * the caller can set `kubernetes.io/legacy-token-last-used: <today>` as kube does.
@@ -230,15 +242,29 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       return { authenticated: true, user: copyUser(statics[Number(hit.user)]), audiences };
     }
 
-    if (!sa || !lookup) return { authenticated: false };
-    // Without audiences of its own the request is for the API audiences, which check() caches per token.
-    const checked = await sa.check(token, opts.audiences?.length ? { audiences: requested } : {});
-    if (checked.status === "not-ours") return { authenticated: false };
-    if (checked.status === "invalid") return { authenticated: false, error: checked.error };
-    const verified = checked.token;
-    const validation = verified.legacy ? await validateLegacy(verified, token) : await validateBound(verified);
-    if (!validation.ok) return { authenticated: false, error: validation.error };
-    return { authenticated: true, user: validation.user, audiences: verified.audiences };
+    let saError: string | undefined;
+    if (sa && lookup) {
+      // Without audiences of its own the request is for the API audiences, which check() caches per token.
+      const checked = await sa.check(token, opts.audiences?.length ? { audiences: requested } : {});
+      if (checked.status === "invalid") saError = checked.error;
+      else if (checked.status === "valid") {
+        const verified = checked.token;
+        const validation = verified.legacy ? await validateLegacy(verified, token) : await validateBound(verified);
+        if (!validation.ok) return { authenticated: false, error: validation.error };
+        return { authenticated: true, user: validation.user, audiences: verified.audiences };
+      }
+    }
+    if (options.jwtAuthenticator) {
+      const result = await options.jwtAuthenticator(token);
+      if (result.status === "ok") {
+        // kube's audience-agnostic wrapper: answers only for the API audiences (or any, without them).
+        const audiences = apiAudiences.filter((a) => requested.includes(a));
+        if (apiAudiences.length && audiences.length === 0) return { authenticated: false };
+        return { authenticated: true, user: withAuthenticatedGroup(copyUser(result.user)), audiences };
+      }
+      if (result.status === "refused") return { authenticated: false, error: saError ? `[${saError}, ${result.error}]` : result.error };
+    }
+    return saError ? { authenticated: false, error: saError } : { authenticated: false };
   }
 
   const authenticator = (async (token: string) => {

@@ -141,3 +141,32 @@ describe("loadServerConfig", () => {
     expect(redactServerConfig(loadServerConfig({})).adminToken).toBeUndefined();
   });
 });
+
+describe("OIDC_* and AUTHENTICATION_CONFIG", () => {
+  it("reads the OIDC_* settings with kube's defaults", () => {
+    expect(loadServerConfig({}).oidc).toBeUndefined();
+    expect(loadServerConfig({ OIDC_ISSUER_URL: "https://idp.example", OIDC_CLIENT_ID: "cc" }).oidc).toEqual({
+      issuerURL: "https://idp.example", clientID: "cc", usernameClaim: "sub", requiredClaims: [], signingAlgs: ["RS256"],
+    });
+    const full = loadServerConfig({
+      OIDC_ISSUER_URL: "https://idp.example", OIDC_CLIENT_ID: "cc", OIDC_USERNAME_CLAIM: "email", OIDC_USERNAME_PREFIX: "-",
+      OIDC_GROUPS_CLAIM: "groups", OIDC_GROUPS_PREFIX: "oidc:", OIDC_REQUIRED_CLAIMS: "hd=example.com, tier=gold",
+      OIDC_CA_FILE: "ca.pem", OIDC_SIGNING_ALGS: "RS256,ES256",
+    }).oidc;
+    expect(full).toEqual({
+      issuerURL: "https://idp.example", clientID: "cc", usernameClaim: "email", usernamePrefix: "-", groupsClaim: "groups",
+      groupsPrefix: "oidc:", requiredClaims: [["hd", "example.com"], ["tier", "gold"]], caFile: path.resolve("ca.pem"), signingAlgs: ["RS256", "ES256"],
+    });
+  });
+
+  it("stops the start with kube's messages for incomplete or conflicting settings", () => {
+    expect(() => loadServerConfig({ OIDC_ISSUER_URL: "https://idp.example" })).toThrow(
+      "oidc-issuer-url and oidc-client-id must be specified together when any oidc-* flags are set (OIDC_ISSUER_URL and OIDC_CLIENT_ID)");
+    expect(() => loadServerConfig({ OIDC_GROUPS_CLAIM: "groups" })).toThrow(/must be specified together/);
+    expect(() => loadServerConfig({ AUTHENTICATION_CONFIG: "auth.yaml", OIDC_CLIENT_ID: "cc" })).toThrow(
+      "authentication-config file and oidc-* flags are mutually exclusive (AUTHENTICATION_CONFIG and OIDC_* are both set)");
+    expect(() => loadServerConfig({ OIDC_ISSUER_URL: "https://i", OIDC_CLIENT_ID: "c", OIDC_REQUIRED_CLAIMS: "hd" })).toThrow(
+      'OIDC_REQUIRED_CLAIMS: "hd" must be formatted as key=value');
+    expect(loadServerConfig({ AUTHENTICATION_CONFIG: "auth.yaml" }).authenticationConfigFile).toBe(path.resolve("auth.yaml"));
+  });
+});

@@ -62,6 +62,29 @@ export interface ServerConfig {
    * Default 15 (kube's endpoint reconciler TTL); renewed every two thirds of it.
    */
   identityLeaseDurationSeconds: number;
+  /** The OIDC_* settings (kube-apiserver's --oidc-* flags); unset without OIDC_ISSUER_URL. */
+  oidc?: OidcSettings;
+  /** Absolute path of an AuthenticationConfiguration file (AUTHENTICATION_CONFIG, kube's --authentication-config). */
+  authenticationConfigFile?: string;
+}
+
+/** kube-apiserver's --oidc-* flags, read from OIDC_* variables. */
+export interface OidcSettings {
+  issuerURL: string;
+  /** OIDC_CLIENT_ID: the audience tokens must carry. */
+  clientID: string;
+  /** OIDC_USERNAME_CLAIM, default `sub`. */
+  usernameClaim: string;
+  /** OIDC_USERNAME_PREFIX: unset means kube's default (`<issuer>#` unless the claim is `email`); `-` disables. */
+  usernamePrefix?: string;
+  groupsClaim?: string;
+  groupsPrefix?: string;
+  /** OIDC_REQUIRED_CLAIMS: `key=value` pairs, comma-separated. */
+  requiredClaims: [string, string][];
+  /** OIDC_CA_FILE, resolved to an absolute path. */
+  caFile?: string;
+  /** OIDC_SIGNING_ALGS, default [RS256]. */
+  signingAlgs: string[];
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -246,12 +269,63 @@ export function loadServerConfig(env: Env = process.env): ServerConfig {
   if (tokenFile !== undefined) config.tokenAuthFile = path.resolve(tokenFile);
   const signingKey = read(env, "SERVICE_ACCOUNT_SIGNING_KEY_FILE");
   if (signingKey !== undefined) config.serviceAccountSigningKeyFile = path.resolve(signingKey);
+  readAuthentication(env, config);
   if (certRaw !== undefined && keyRaw !== undefined) {
     config.tlsCertFile = path.resolve(certRaw);
     config.tlsKeyFile = path.resolve(keyRaw);
     if (caRaw !== undefined) config.tlsCaFile = path.resolve(caRaw);
   }
   return config;
+}
+
+const OIDC_VARIABLES = [
+  "OIDC_ISSUER_URL", "OIDC_CLIENT_ID", "OIDC_USERNAME_CLAIM", "OIDC_USERNAME_PREFIX", "OIDC_GROUPS_CLAIM",
+  "OIDC_GROUPS_PREFIX", "OIDC_REQUIRED_CLAIMS", "OIDC_CA_FILE", "OIDC_SIGNING_ALGS",
+];
+
+/** kube's mapStringString flag: `a=b,c=d`; later keys replace earlier ones. */
+function parseRequiredClaims(value: string): [string, string][] {
+  const out = new Map<string, string>();
+  for (const pair of value.split(",")) {
+    const item = pair.trim();
+    if (item === "") continue;
+    const eq = item.indexOf("=");
+    if (eq < 0) throw new Error(`OIDC_REQUIRED_CLAIMS: ${JSON.stringify(item)} must be formatted as key=value`);
+    out.set(item.slice(0, eq).trim(), item.slice(eq + 1).trim());
+  }
+  return [...out];
+}
+
+/** OIDC_* and AUTHENTICATION_CONFIG, with kube's refusals when they are combined or incomplete. */
+function readAuthentication(env: Env, config: ServerConfig): void {
+  const authConfig = read(env, "AUTHENTICATION_CONFIG");
+  const anyOidc = OIDC_VARIABLES.some((name) => read(env, name) !== undefined);
+  if (authConfig !== undefined) {
+    if (anyOidc) throw new Error("authentication-config file and oidc-* flags are mutually exclusive (AUTHENTICATION_CONFIG and OIDC_* are both set)");
+    config.authenticationConfigFile = path.resolve(authConfig);
+    return;
+  }
+  if (!anyOidc) return;
+  const issuerURL = read(env, "OIDC_ISSUER_URL");
+  const clientID = read(env, "OIDC_CLIENT_ID");
+  if (issuerURL === undefined || clientID === undefined) {
+    throw new Error("oidc-issuer-url and oidc-client-id must be specified together when any oidc-* flags are set (OIDC_ISSUER_URL and OIDC_CLIENT_ID)");
+  }
+  const oidc: OidcSettings = {
+    issuerURL, clientID,
+    usernameClaim: read(env, "OIDC_USERNAME_CLAIM") ?? "sub",
+    requiredClaims: parseRequiredClaims(read(env, "OIDC_REQUIRED_CLAIMS") ?? ""),
+    signingAlgs: (read(env, "OIDC_SIGNING_ALGS") ?? "RS256").split(",").map((a) => a.trim()).filter(Boolean),
+  };
+  const usernamePrefix = read(env, "OIDC_USERNAME_PREFIX");
+  if (usernamePrefix !== undefined) oidc.usernamePrefix = usernamePrefix;
+  const groupsClaim = read(env, "OIDC_GROUPS_CLAIM");
+  if (groupsClaim !== undefined) oidc.groupsClaim = groupsClaim;
+  const groupsPrefix = read(env, "OIDC_GROUPS_PREFIX");
+  if (groupsPrefix !== undefined) oidc.groupsPrefix = groupsPrefix;
+  const caFile = read(env, "OIDC_CA_FILE");
+  if (caFile !== undefined) oidc.caFile = path.resolve(caFile);
+  config.oidc = oidc;
 }
 
 /** A copy safe to print or log: the admin token is replaced by "<redacted>". */

@@ -84,6 +84,7 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
   const security = await buildSecurity(registry, rbac.authorizer, {
     dataDir: config.dataDir, adminToken, tokenAuthFile: config.tokenAuthFile, serviceAccountSigningKeyFile: config.serviceAccountSigningKeyFile,
     externalAddress: `${isWildcard(config.host) ? "127.0.0.1" : config.host}:${config.port}`,
+    oidc: config.oidc, authenticationConfigFile: config.authenticationConfigFile,
   });
   const recorder = new RegistryEventRecorder({ registry, onError: (err) => console.error(`event recorder: ${err instanceof Error ? err.message : String(err)}`) });
   await bootstrap(registry);
@@ -128,6 +129,7 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
       await stopControllers();
       recorder.stop();
       rbac.close();
+      security.jwt?.close();
       registry.close();
       await auditLog?.close();
       await store.close();

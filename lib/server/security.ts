@@ -6,6 +6,8 @@ import { createAuthenticator, LEGACY_TOKEN_LAST_USED_LABEL } from "../auth/authe
 import { defaultJwksUri, jwks, openIdConfiguration } from "../auth/oidc-discovery";
 import { ServiceAccountTokens } from "../auth/service-account-token";
 import { loadTokenFile } from "../auth/token-file";
+import type { OidcSettings } from "../config/server-config";
+import { createOidcAuthenticator, type OidcAuthenticator } from "../oidc/oidc-authenticator";
 import { tokenRequestHandler } from "../reviews/token-request";
 import type { UserInfo } from "../auth/user-info";
 import { RbacAuthorizer } from "../authz/rbac-authorizer";
@@ -30,6 +32,12 @@ export interface SecurityOptions {
   serviceAccountSigningKeyFile?: string;
   /** host:port clients reach this server at (the JWKS URI is built from it). */
   externalAddress: string;
+  /** OIDC_*: one JWT issuer (kube's --oidc-* flags). */
+  oidc?: OidcSettings;
+  /** AUTHENTICATION_CONFIG: kube's structured authentication configuration (re-read when it changes). */
+  authenticationConfigFile?: string;
+  /** Where the JWT issuers report that they are unreachable or that a new file was refused. */
+  log?: (line: string) => void;
 }
 
 export interface Security {
@@ -38,6 +46,8 @@ export interface Security {
   actions: Map<string, ActionHandler>;
   oidc: NonNullable<ApiRuntime["oidc"]>;
   tokens: ServiceAccountTokens;
+  /** The OIDC issuers, when configured: closed with the runtime. */
+  jwt?: OidcAuthenticator;
 }
 
 /**
@@ -65,7 +75,12 @@ export async function buildSecurity(registry: Registry, authorizer: RbacAuthoriz
 
   const tokens = await ServiceAccountTokens.open({ dataDir: opts.dataDir, signingKeyFile: opts.serviceAccountSigningKeyFile });
   const staticTokens = opts.tokenAuthFile ? loadTokenFile(opts.tokenAuthFile) : [];
+  const jwt = createOidcAuthenticator({
+    flags: opts.oidc, configFile: opts.authenticationConfigFile, serviceAccountIssuers: tokens.issuers,
+    log: opts.log ?? ((line) => console.error(line)),
+  });
   const authn = createAuthenticator({
+    jwtAuthenticator: jwt && ((token) => jwt.authenticate(token)),
     adminToken: opts.adminToken,
     staticTokens,
     serviceAccountTokens: tokens,
@@ -110,5 +125,5 @@ export async function buildSecurity(registry: Registry, authorizer: RbacAuthoriz
     jwks: () => jwks(tokens.publicKeys()),
   };
   const authenticate = (token: string): Promise<UserInfo | undefined> => authn(token);
-  return { authenticate, authorizer, actions, oidc, tokens };
+  return { authenticate, authorizer, actions, oidc, tokens, jwt };
 }
