@@ -154,6 +154,10 @@ export async function startOidcProvider(
     clientSecret?: string;
     /** e.g. `<console origin>/api/auth/callback/oidc`; also allowed after logout (end_session). */
     redirectUris?: string[];
+    /** Where end_session may send the browser back to (default: the redirect URIs). */
+    postLogoutRedirectUris?: string[];
+    /** The ID tokens' lifetime (default an hour): short, to see a session refresh them. */
+    idTokenTtlSeconds?: number;
     port?: number;
   },
 ): Promise<OidcProviderServer> {
@@ -171,15 +175,18 @@ export async function startOidcProvider(
       ...(options.clientSecret ? { client_secret: options.clientSecret, token_endpoint_auth_method: "client_secret_basic" } : { token_endpoint_auth_method: "none" }),
       redirect_uris: options.redirectUris ?? [redirectUri],
       grant_types: ["authorization_code", "refresh_token"], response_types: ["code"],
-      post_logout_redirect_uris: options.redirectUris ?? [redirectUri],
+      post_logout_redirect_uris: options.postLogoutRedirectUris ?? options.redirectUris ?? [redirectUri],
     }],
     jwks: { keys: [signingJwk] },
     scopes: ["openid", "email", "profile", "groups", "offline_access"],
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"], groups: ["groups"] },
     conformIdTokenClaims: false,
-    ttl: { AccessToken: 3600, IdToken: 3600, RefreshToken: 86400, Interaction: 3600, Session: 86400, Grant: 86400, AuthorizationCode: 60 },
+    ttl: { AccessToken: 3600, IdToken: options.idTokenTtlSeconds ?? 3600, RefreshToken: 86400, Interaction: 3600, Session: 86400, Grant: 86400, AuthorizationCode: 60 },
     cookies: { keys: [randomBytes(16).toString("hex")] },
     features: { devInteractions: { enabled: true } },
+    // A refresh token for every client allowed the grant (oidc-provider otherwise wants offline_access with
+    // prompt=consent, which a console does not ask for on every sign-in).
+    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed("refresh_token"),
     async findAccount(_ctx: unknown, id: string) {
       const account = options.accounts[id];
       if (!account) return undefined;

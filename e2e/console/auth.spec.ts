@@ -7,10 +7,10 @@ test.describe("sign-in", () => {
     await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Fpods%3Fq%3Dweb/);
     await shot(page, "sign-in");
     await page.getByLabel("Bearer token").fill("not-the-token");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page.locator("#signin-error")).toContainText("did not accept");
     await page.getByLabel("Bearer token").fill(ADMIN_TOKEN);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page).toHaveURL(/\/pods\?q=web$/);
     await expect(page.getByRole("heading", { name: /Pods/ })).toBeVisible();
   });

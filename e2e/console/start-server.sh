@@ -19,7 +19,22 @@ if [ -z "${TOKEN_AUTH_FILE:-}" ]; then
     > "$TOKEN_AUTH_FILE")
 fi
 export TOKEN_AUTH_FILE
+# A real OpenID provider beside the server (oidc-sign-in.spec.ts), on the next port: the server trusts its CA
+# and maps its accounts as kube-apiserver's --oidc-* flags would; the sign-in page offers "Sign in with Test SSO".
+OIDC_PORT=$((PORT + 1))
+node --import tsx e2e/console/oidc-test-provider-server.ts "$DATA_DIR" "$OIDC_PORT" "$PORT" > "$DATA_DIR/oidc-provider.log" 2>&1 &
+provider=$!
+trap 'kill "$provider" 2>/dev/null; rm -rf "$DATA_DIR"' EXIT INT TERM
+for _ in $(seq 1 300); do
+  [ -f "$DATA_DIR/oidc.env" ] && break
+  kill -0 "$provider" 2>/dev/null || { cat "$DATA_DIR/oidc-provider.log" >&2; exit 1; }
+  sleep 0.1
+done
+[ -f "$DATA_DIR/oidc.env" ] || { echo "the test OpenID provider did not start" >&2; cat "$DATA_DIR/oidc-provider.log" >&2; exit 1; }
+set -a
+. "$DATA_DIR/oidc.env"
+set +a
 node --import tsx server.ts &
 child=$!
-trap 'kill "$child" 2>/dev/null; wait "$child" 2>/dev/null; rm -rf "$DATA_DIR"' EXIT INT TERM
+trap 'kill "$child" "$provider" 2>/dev/null; wait "$child" 2>/dev/null; rm -rf "$DATA_DIR"' EXIT INT TERM
 wait "$child"

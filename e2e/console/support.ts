@@ -51,7 +51,7 @@ export function ensureNamespaces(...names: string[]): Promise<void> {
 export async function signIn(page: Page, next = "/", token = ADMIN_TOKEN): Promise<void> {
   await page.goto(`/signin?callbackUrl=${encodeURIComponent(next)}`);
   await page.getByLabel("Bearer token").fill(token);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await page.waitForURL((url) => !url.pathname.startsWith("/signin"));
 }
 
