@@ -193,7 +193,19 @@ export async function startOidcProvider(
       return { accountId: id, async claims() { return { ...account }; } };
     },
   } as any);
-  server.on("request", provider.callback());
+  // Test controls: `/test/token-endpoint/refuse` makes the token endpoint answer invalid_grant (a revoked
+  // refresh token, as an administrator or the person would revoke it), `/test/token-endpoint/accept` undoes it.
+  let refuseTokens = false;
+  const callback = provider.callback();
+  server.on("request", (req, res) => {
+    const path = (req.url ?? "").split("?")[0];
+    if (path === "/test/token-endpoint/refuse" || path === "/test/token-endpoint/accept") {
+      refuseTokens = path.endsWith("refuse");
+      res.writeHead(204).end();
+    } else if (refuseTokens && path === "/token") {
+      res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: "invalid_grant", error_description: "grant request is invalid" }));
+    } else callback(req, res);
+  });
 
   async function signIn(login: string) {
     const jar = new Map<string, string>();

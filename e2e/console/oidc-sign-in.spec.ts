@@ -93,6 +93,28 @@ test("the session outlives its ID token: refreshed before it expires, the person
   await expect(page.getByTestId("resource-row").filter({ hasText: "team-settings" })).toBeVisible();
 });
 
+test("a session whose refresh the provider refuses returns to sign-in and back to the same page", async ({ page }) => {
+  const target = `/namespaces/${ALLOWED}/configmaps?q=team`;
+  await signInWithProvider(page, "ada", target);
+  const provider = `https://127.0.0.1:${Number(new URL(page.url()).port) + 1}`;
+  // The provider revokes the refresh token; the ID token then runs out (no leeway on exp at the API).
+  expect((await page.request.get(`${provider}/test/token-endpoint/refuse`)).status()).toBe(204);
+  try {
+    await page.waitForTimeout((OIDC_ID_TOKEN_TTL_SECONDS + 3) * 1000);
+    await page.getByRole("link", { name: /Secrets/ }).first().click();
+    await page.waitForURL(/\/signin\?/);
+    expect(new URL(page.url()).searchParams.get("callbackUrl")).toMatch(/^\/(namespaces\/e2e-oidc-team\/)?secrets/);
+    await expect(page.locator("#signin-error")).toContainText("Your session ended");
+  } finally {
+    await page.request.get(`${provider}/test/token-endpoint/accept`);
+  }
+  // Signing in again (the provider still knows them: no login page) lands on the page they were on.
+  const back = new URL(page.url()).searchParams.get("callbackUrl")!;
+  await page.getByRole("button", { name: `Sign in with ${OIDC_PROVIDER_NAME}` }).click();
+  await page.waitForURL((url) => url.pathname + url.search === back);
+  await expect(page.getByRole("heading", { name: /Secrets/ })).toBeVisible();
+});
+
 test("sign-out ends the console's session and the provider's: signing in again asks for the login again", async ({ page }) => {
   await signInWithProvider(page, "ada", "/");
   await page.getByRole("button", { name: "Sign out" }).first().click();
