@@ -147,7 +147,7 @@ const TableRow = memo(function TableRow({
           );
         }
         return (
-          <div role="cell" key={column.id} data-cell-text data-column={column.id} className="tabular truncate px-2 text-slate-700 dark:text-slate-300" title={value}>
+          <div role="cell" key={column.id} data-cell-text data-column={column.id} className="tabular truncate px-2 text-slate-700 dark:text-slate-300" title={column.title?.(row.obj) ?? value}>
             {value}
           </div>
         );
