@@ -107,6 +107,26 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
           {namespace ? "Pick another namespace" : "Pick a namespace"} with the switcher at the top (or type one you were given).
         </p>
       )}
+      {podStates && podStates.length > 0 && (
+        <section aria-label="Pods by state" className="mb-6 text-sm" data-testid="pod-states">
+          <h2 className="inline font-semibold">Pods {podList!.data!.items.size}:</h2>{" "}
+          {podStates.map((s, i) => (
+            <span key={s.label}>
+              {i > 0 && ", "}
+              <Link
+                href={`${listHref(kindByPlural("pods")!, namespace)}?q=${encodeURIComponent(s.state)}`}
+                className={`font-medium underline-offset-2 hover:underline ${toneText[s.tone]}`}
+                data-testid="pod-state"
+                data-state={s.state}
+                data-tone={s.tone}
+              >
+                {s.count} {s.label}
+              </Link>
+            </span>
+          ))}
+        </section>
+      )}
+
       <section aria-label="Counts per kind" className="mb-6 grid grid-cols-[repeat(auto-fill,minmax(11rem,1fr))] gap-3" data-testid="kind-counts">
         {groups.flatMap((g) =>
           g.kinds.map((kind) => {
@@ -135,26 +155,6 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
           }),
         )}
       </section>
-
-      {podStates && podStates.length > 0 && (
-        <section aria-label="Pods by state" className="mb-6 text-sm" data-testid="pod-states">
-          <h2 className="inline font-semibold">Pods {podList!.data!.items.size}:</h2>{" "}
-          {podStates.map((s, i) => (
-            <span key={s.label}>
-              {i > 0 && ", "}
-              <Link
-                href={`${listHref(kindByPlural("pods")!, namespace)}?q=${encodeURIComponent(s.state)}`}
-                className={`font-medium underline-offset-2 hover:underline ${toneText[s.tone]}`}
-                data-testid="pod-state"
-                data-state={s.state}
-                data-tone={s.tone}
-              >
-                {s.count} {s.label}
-              </Link>
-            </span>
-          ))}
-        </section>
-      )}
 
       {namespace && <QuotaPanel quotas={lists.get("resourcequotas")} limitRanges={lists.get("limitranges")} />}
 

@@ -122,6 +122,8 @@ test("pods are counted by state, problems first, on the overview and the namespa
   await signIn(page, `/namespaces/${NS}`);
   const states = page.getByTestId("pod-states");
   await expect(states).toHaveText("Pods 6: 2 CrashLoopBackOff, 1 OOMKilled, 1 Pending, 2 Running");
+  // Above the counts per kind: the first thing the page says.
+  expect((await states.boundingBox())!.y).toBeLessThan((await page.getByTestId("kind-counts").boundingBox())!.y);
   await expect(states.getByTestId("pod-state").first()).toHaveAttribute("data-tone", "error");
   await expectAccessible(page, "namespace page with pod states");
   await shot(page, "problems-namespace-pod-states");
@@ -191,8 +193,8 @@ test("a Pending claim says why, on its page and in its list row", async ({ page 
   await page.goto(`/namespaces/${NS}/persistentvolumeclaims`);
   await live(page);
   const reason = (name: string) => page.locator(`[data-testid=resource-row][data-key="${NS}/${name}"] [data-column=Reason]`);
-  await expect(reason(names.noFit)).toHaveText("No volume matches this claim");
-  await expect(reason(names.noClass)).toHaveText('Storage class "fast-ssd" not found');
+  await expectWhole(reason(names.noFit), "No volume matches this claim");
+  await expectWhole(reason(names.noClass), 'Storage class "fast-ssd" not found');
   await expect(reason(names.noFit)).toHaveAttribute("title", /no persistent volumes available for this claim/);
   await expectAccessible(page, "claims list with reasons");
   await shot(page, "problems-claims-list");

@@ -30,6 +30,8 @@ export interface ColumnView {
   link?: (obj: KubeObject) => string | undefined;
   /** The cell's tooltip when it is more than the cell's text (a reason's whole message). */
   title?: (obj: KubeObject) => string | undefined;
+  /** The column's CSS grid track when its words need more room than the default. */
+  width?: string;
 }
 
 /** The namespace column kubectl adds for `--all-namespaces`. */

@@ -26,6 +26,8 @@ export function useClaimReasonColumn(kind: AnyKind, namespace: string | undefine
             id: "Reason",
             name: "Reason",
             sortBy: "cell",
+            // Room for the whole headline (`Storage class "fast-ssd" not found`); rows are one line high.
+            width: "minmax(17rem,2fr)",
             cell: (obj) => reasons?.get(objectKey(obj))?.headline ?? "",
             title: (obj) => {
               const reason = reasons?.get(objectKey(obj));
