@@ -182,6 +182,10 @@ test("a Pending claim says why, on its page and in its list row", async ({ page 
   await signIn(page, `/namespaces/${NS}/persistentvolumeclaims/${names.noFit}`);
   await expect(page.getByTestId("claim-pending-reason")).toContainText("No volume matches this claim");
   await expect(page.getByTestId("claim-pending-reason")).toContainText("no persistent volumes available for this claim and no storage class is set");
+  // Near the top: above the metadata and the spec.
+  const reasonTop = (await page.getByTestId("claim-pending-reason").boundingBox())!.y;
+  expect(reasonTop).toBeLessThan((await page.getByTestId("metadata").first().boundingBox())!.y);
+  expect(reasonTop).toBeLessThan((await page.getByTestId("content").boundingBox())!.y);
   await expectAccessible(page, "pending claim, no volume");
   await shot(page, "problems-claim-no-volume");
 
