@@ -6,29 +6,22 @@ import { objectKey } from "@/lib/client/list-state";
 import type { WatchEvent } from "@/lib/client/apply-watch-event";
 
 /** Metadata every write moves (or that the list cache drops): not a change of the object's content. */
-const WRITE_STAMPS = ["resourceVersion", "managedFields", "generation"];
+const WRITE_STAMPS = ["metadata.resourceVersion", "metadata.managedFields", "metadata.generation"];
 
-function without(obj: KubeObject, paths: readonly string[]): unknown {
-  const copy = structuredClone(obj) as Record<string, unknown>;
-  const metadata = copy.metadata as Record<string, unknown> | undefined;
-  if (metadata) for (const stamp of WRITE_STAMPS) delete metadata[stamp];
-  for (const path of paths) {
-    const parts = path.split(".");
-    let at: unknown = copy;
-    for (const part of parts.slice(0, -1)) at = at && typeof at === "object" ? (at as Record<string, unknown>)[part] : undefined;
-    if (at && typeof at === "object") delete (at as Record<string, unknown>)[parts[parts.length - 1]];
-  }
-  return copy;
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
+/** Deep equality of two JSON values, skipping the dotted paths in `skip` (no copies: feeds see every event). */
+function sameExcept(a: unknown, b: unknown, skip: ReadonlySet<string>, path: string): boolean {
   if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  const keys = new Set([...Object.keys(ra), ...Object.keys(rb)]);
+  for (const k of keys) {
+    const at = path ? `${path}.${k}` : k;
+    if (skip.has(at)) continue;
+    if (!sameExcept(ra[k], rb[k], skip, at)) return false;
+  }
+  return true;
 }
 
 /**
@@ -38,7 +31,7 @@ function sameJson(a: unknown, b: unknown): boolean {
 export function isHeartbeat(kind: AnyKind, previous: KubeObject | undefined, next: KubeObject): boolean {
   const fields = kind.heartbeatFields;
   if (!fields?.length || !previous) return false;
-  return sameJson(without(previous, fields), without(next, fields));
+  return sameExcept(previous, next, new Set([...WRITE_STAMPS, ...fields]), "");
 }
 
 /**
