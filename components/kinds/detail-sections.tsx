@@ -33,8 +33,9 @@ export const detailSections: Record<string, DetailSection> = {
   Secret: { title: "Data", Component: ({ obj }) => <SecretData kind={kindByPlural("secrets")!} obj={obj} />, YamlTab: SecretYaml },
   Service: { title: "Service", Component: ServiceDetails, keepContent: true },
   Endpoints: { title: "Addresses", Component: EndpointsDetails },
-  PersistentVolumeClaim: { title: "Binding", Component: ClaimBinding, keepContent: true },
-  PersistentVolume: { title: "Binding", Component: VolumeBinding, keepContent: true },
+  // The binding (and a Pending claim's reason) is what a person opens a claim or a volume for: before the metadata.
+  PersistentVolumeClaim: { title: "Binding", Component: ClaimBinding, keepContent: true, first: true },
+  PersistentVolume: { title: "Binding", Component: VolumeBinding, keepContent: true, first: true },
   Pod: { title: "", Component: PodDetails, keepContent: true, coversStatus: true, first: true },
   ServiceAccount: { title: "Service account", Component: ServiceAccountDetails, keepContent: true },
   SecurityContextConstraints: { title: "Strategies", Component: SccDetails },

@@ -1,7 +1,8 @@
 "use client";
 // Everything in one namespace (or, on the overview, in the whole cluster) as it happens: a live count per
 // kind, a namespace's quotas and limit ranges, the newest changes across kinds (each with its own age, read
-// from the object: watch-event-time.ts), and the Events. One live list per kind; over HTTP/2
+// from the object: watch-event-time.ts; heartbeats such as Lease renewals left out: heartbeats.ts), pods
+// counted by state with the problems first (pod-state-counts.ts), and the Events. One live list per kind; over HTTP/2
 // every watch streams at once on one connection, and the watch scheduler shares connections fairly when the
 // browser is limited to HTTP/1.1.
 // Kinds the user may not list show "—" with kube's message as the tooltip and do not count against the
@@ -13,11 +14,14 @@ import { kindTitle, navigationGroups } from "@/lib/client/navigation";
 import { tapWatchEvents, useResourceList, type ResourceListResult } from "@/lib/client/use-resource-list";
 import type { WatchEvent } from "@/lib/client/apply-watch-event";
 import { watchEventTime } from "./watch-event-time";
+import { withoutHeartbeats } from "./heartbeats";
+import { podStateCounts } from "./pod-state-counts";
 import { kindByPlural, kinds, type AnyKind, type KubeObject } from "@/lib/kinds";
 import { humanDuration } from "@/lib/kinds/columns";
 import { EventRows, eventTime } from "../resource-details/events-panel";
 import { LiveIndicator } from "../resource-table/live-indicator";
 import { Button } from "../ui/button";
+import { toneText } from "../ui/status-badge";
 import { isForbidden } from "../ui/forbidden";
 import { useNow } from "../ui/use-now";
 import { QuotaPanel } from "./quota-panel";
@@ -54,12 +58,12 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
 
   useEffect(
     () =>
-      tapWatchEvents((plural, events: readonly WatchEvent[]) => {
+      tapWatchEvents((plural, events: readonly WatchEvent[], before) => {
         const kind = kindByPlural(plural);
         if (!kind || !viewKinds.includes(kind) || paused) return;
         const fresh: Change[] = [];
         const arrived = Date.now();
-        for (const e of events) {
+        for (const e of withoutHeartbeats(kind, events, before)) {
           if (e.type === "BOOKMARK" || e.type === "ERROR") continue;
           const obj = e.object as KubeObject;
           if (namespace && obj.metadata?.namespace !== namespace) continue;
@@ -70,6 +74,8 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
     [viewKinds, namespace, paused],
   );
 
+  const podList = lists.get("pods");
+  const podStates = useMemo(() => (podList?.data ? podStateCounts(podList.data.items.values(), Date.now()) : undefined), [podList?.data]);
   const eventList = lists.get("events");
   const events = useMemo(() => [...(eventList?.data?.items.values() ?? [])].sort((a, b) => eventTime(b) - eventTime(a)).slice(0, 50), [eventList?.data]);
   const readable = [...lists.values()].filter((l) => !isForbidden(l.error));
@@ -101,6 +107,26 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
           {namespace ? "Pick another namespace" : "Pick a namespace"} with the switcher at the top (or type one you were given).
         </p>
       )}
+      {podStates && podStates.length > 0 && (
+        <section aria-label="Pods by state" className="mb-6 text-sm" data-testid="pod-states">
+          <h2 className="inline font-semibold">Pods {podList!.data!.items.size}:</h2>{" "}
+          {podStates.map((s, i) => (
+            <span key={s.label}>
+              {i > 0 && ", "}
+              <Link
+                href={`${listHref(kindByPlural("pods")!, namespace)}?q=${encodeURIComponent(s.state)}`}
+                className={`font-medium underline-offset-2 hover:underline ${toneText[s.tone]}`}
+                data-testid="pod-state"
+                data-state={s.state}
+                data-tone={s.tone}
+              >
+                {s.count} {s.label}
+              </Link>
+            </span>
+          ))}
+        </section>
+      )}
+
       <section aria-label="Counts per kind" className="mb-6 grid grid-cols-[repeat(auto-fill,minmax(11rem,1fr))] gap-3" data-testid="kind-counts">
         {groups.flatMap((g) =>
           g.kinds.map((kind) => {
@@ -135,12 +161,13 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
       <div className="grid gap-6 lg:grid-cols-2">
         <section aria-label="Newest changes" data-testid="recent-changes">
           <h2 className="mb-2 text-sm font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">Newest changes</h2>
+          <p className="mb-1 text-xs text-slate-600 dark:text-slate-400">Heartbeats (a Lease renewed, an Event seen again) are left out.</p>
           {changes.length === 0 ? (
             <p className="text-sm text-slate-600 dark:text-slate-400">No changes since this page opened. Creates, updates and deletes appear here as they happen.</p>
           ) : (
             <ol className="space-y-0.5 text-sm">
               {changes.map((c) => (
-                <li key={c.id} className="flex gap-2" data-testid="change" data-name={c.name}>
+                <li key={c.id} className="flex gap-2" data-testid="change" data-kind={c.kind.kind} data-name={c.name}>
                   <time dateTime={new Date(c.at).toISOString()} title={new Date(c.at).toLocaleString()} className="tabular w-12 shrink-0 text-slate-600 dark:text-slate-400">
                     {humanDuration(Math.max(0, now - c.at))}
                   </time>

@@ -1,9 +1,12 @@
 "use client";
 // The object's Events, live: a watch with an involvedObject field selector, newest first.
+import Link from "next/link";
 import { useMemo } from "react";
 import { kindByPlural, type KubeObject } from "@/lib/kinds";
+import { involvedObjectHref } from "@/lib/client/list-rows";
 import { useResourceList } from "@/lib/client/use-resource-list";
 import { LiveIndicator } from "../resource-table/live-indicator";
+import { StatusBadge } from "../ui/status-badge";
 import { Section } from "./section";
 
 const eventKind = kindByPlural("events");
@@ -14,36 +17,78 @@ export function eventTime(e: KubeObject): number {
   return t ? Date.parse(t) || 0 : 0;
 }
 
+interface EventFields {
+  type?: string;
+  reason?: string;
+  message?: string;
+  count?: number;
+  series?: { count?: number };
+  involvedObject?: { namespace?: string };
+}
+
+/** "3m ago"; kubectl's `<unknown>` stays as it is. */
+const when = (age: string) => (age && !age.startsWith("<") ? `${age} ago` : age);
+
+const cellOf = (name: string) => eventKind?.columns.find((c) => c.name === name);
+
+/**
+ * Events as a list, newest first as given: type, the whole reason and (`showObject`) the object as `kind/name`
+ * linked to its page, when, then the message on its own line. Nothing is cut: reasons and names wrap, so a
+ * narrow panel or a phone shows them whole.
+ */
 export function EventRows({ events, now, showObject }: { events: KubeObject[]; now: number; showObject?: boolean }) {
-  const columns = eventKind?.columns.filter((c) => c.priority === 0 && (showObject || c.name !== "Object")) ?? [];
+  const lastSeen = cellOf("Last Seen");
+  const object = cellOf("Object");
+  const subobject = cellOf("Subobject");
   return (
-    <table className="w-full table-fixed text-left text-sm">
-      <thead className="text-xs uppercase text-slate-600 dark:text-slate-400">
-        <tr>
-          {columns.map((c) => (
-            <th key={c.name} scope="col" className={`py-1 pr-3 ${c.name === "Message" ? "w-1/2" : ""}`}>
-              {c.name}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {events.map((e) => (
-          <tr key={`${e.metadata.namespace}/${e.metadata.name}`} className={`border-t border-slate-100 dark:border-slate-800 ${(e as { type?: string }).type === "Warning" ? "text-amber-900 dark:text-amber-200" : ""}`}>
-            {columns.map((c) => (
-              <td key={c.name} className="truncate py-1 pr-3" title={String(c.cell(e, now))}>
-                {String(c.cell(e, now))}
-              </td>
-            ))}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <ul className="text-sm" data-testid="event-list">
+      {events.map((e) => {
+        const ev = e as KubeObject & EventFields;
+        const warning = ev.type === "Warning";
+        const href = showObject ? involvedObjectHref(e) : undefined;
+        const target = String(object?.cell(e, now) ?? "");
+        const part = String(subobject?.cell(e, now) ?? "");
+        const count = ev.series?.count ?? ev.count ?? 1;
+        const namespace = ev.involvedObject?.namespace || e.metadata.namespace;
+        return (
+          <li key={`${e.metadata.namespace}/${e.metadata.name}`} className="border-t border-slate-100 py-1.5 first:border-t-0 dark:border-slate-800" data-testid="event" data-name={e.metadata.name} data-type={ev.type}>
+            <div className="flex flex-wrap items-baseline gap-x-2 gap-y-0.5">
+              <StatusBadge tone={warning ? "warning" : "neutral"}>{ev.type || "Normal"}</StatusBadge>
+              <span className={`min-w-0 break-words font-medium ${warning ? "text-amber-900 dark:text-amber-200" : ""}`} data-testid="event-reason">
+                {ev.reason}
+              </span>
+              {showObject && target && (
+                <span className="min-w-0 break-all font-mono text-xs" data-testid="event-object" title={namespace ? `in namespace ${namespace}` : undefined}>
+                  {href ? (
+                    <Link className="text-blue-800 hover:underline dark:text-blue-300" href={href} prefetch={false}>
+                      {target}
+                    </Link>
+                  ) : (
+                    target
+                  )}
+                </span>
+              )}
+              {part && <span className="min-w-0 break-all font-mono text-xs text-slate-600 dark:text-slate-400">{part}</span>}
+              <span className="ml-auto whitespace-nowrap text-xs text-slate-600 dark:text-slate-400">
+                {count > 1 ? `${count}× · ` : ""}
+                {when(String(lastSeen?.cell(e, now) ?? ""))}
+              </span>
+            </div>
+            {ev.message && <p className="break-words text-slate-700 dark:text-slate-300">{ev.message.trim()}</p>}
+          </li>
+        );
+      })}
+    </ul>
   );
 }
 
+/** One object's Events, live (one watch, shared by every part of its page that asks). */
+export function useObjectEvents(kindName: string, namespace: string | undefined, name: string) {
+  return useResourceList(eventKind, { namespace, fieldSelector: `involvedObject.kind=${kindName},involvedObject.name=${name}` });
+}
+
 export function EventsPanel({ kindName, namespace, name, now }: { kindName: string; namespace?: string; name: string; now: number }) {
-  const list = useResourceList(eventKind, { namespace, fieldSelector: `involvedObject.kind=${kindName},involvedObject.name=${name}` });
+  const list = useObjectEvents(kindName, namespace, name);
   const events = useMemo(() => [...(list.data?.items.values() ?? [])].sort((a, b) => eventTime(b) - eventTime(a)), [list.data]);
   return (
     <Section title="Events" testId="object-events">

@@ -1,6 +1,7 @@
 "use client";
 // One object, live: a single-object watch (metadata.name field selector) feeds the overview (metadata,
-// relations, data, status, Events) and the YAML editor. The tab is part of the URL (?tab=yaml).
+// relations, data, status, Events) and the YAML editor. What is wrong comes first: troubled conditions and
+// Warning Events above everything else (problems-panel.tsx). The tab is part of the URL (?tab=yaml).
 // A user who may get the object but not list or watch it (a Namespace reached through a RoleBinding inside
 // it) gets it by a plain GET, refreshed every few seconds. Delete and Save follow the user's RBAC rules.
 import { useQuery } from "@tanstack/react-query";
@@ -34,6 +35,7 @@ import { ObjectHistory } from "../history/object-history";
 import { DependentsPanel } from "./dependents-panel";
 import { EventsPanel } from "./events-panel";
 import { MetadataPanel } from "./metadata-panel";
+import { ProblemsPanel } from "./problems-panel";
 import { RelationsPanel } from "./relations-panel";
 import { Section } from "./section";
 import { StatusPanel } from "./status-panel";
@@ -155,6 +157,7 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
         <YamlTab kind={kind} live={obj} readOnlyReason={updateAccess.allowed ? undefined : updateAccess.reason} />
       ) : (
         <ScrollBox label={`Overview of ${kind.kind} ${name}`} className="min-h-0 flex-1 overflow-y-auto px-6 py-4">
+          <ProblemsPanel kind={kind} obj={obj} now={now} />
           {detailSections[kind.kind]?.first && <KindSection kindName={kind.kind} obj={obj} now={now} />}
           <MetadataPanel kind={kind} obj={obj} now={now} />
           <DependentsPanel kind={kind} obj={obj} now={now} />

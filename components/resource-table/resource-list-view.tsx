@@ -29,6 +29,7 @@ import { ChangeAnnouncer } from "./change-announcer";
 import { RenderedAt } from "./clock";
 import type { FirstPage } from "./first-page";
 import { deletedHref } from "../history/history-client";
+import { useClaimReasonColumn } from "../kinds/persistent-volume-claim/claim-reason-column";
 
 /** Warning events stand out from the Normal ones around them. */
 const eventTone = (obj: KubeObject): RowTone => ((obj as { type?: string }).type === "Warning" ? "warning" : undefined);
@@ -55,7 +56,14 @@ export function ResourceListView({ plural, namespace, firstPage }: { plural: str
   const shown = frozen ?? live ?? provisional;
   const pending = frozen && live ? (live.epoch === frozen.epoch ? live.eventCount - frozen.eventCount : -1) : 0;
   const allNamespaces = kind.namespaced && !namespace;
-  const columns = useMemo(() => columnViews(kind.columns, { wide: url.wide, allNamespaces, kind: kind.kind }), [kind, url.wide, allNamespaces]);
+  // A claims list adds why each Pending claim waits, after its Status (from the binder's Events).
+  const claimReason = useClaimReasonColumn(kind, namespace, live);
+  const columns = useMemo(() => {
+    const printed = columnViews(kind.columns, { wide: url.wide, allNamespaces, kind: kind.kind });
+    if (!claimReason) return printed;
+    const at = printed.findIndex((c) => c.id === "Status") + 1;
+    return [...printed.slice(0, at), claimReason, ...printed.slice(at)];
+  }, [kind, url.wide, allNamespaces, claimReason]);
 
   const labelText = useDeferredValue(url.labels);
   const selectorResult = useMemo(() => {

@@ -42,7 +42,7 @@ interface TableProps {
 }
 
 function gridTemplate(columns: ColumnView[]): string {
-  return ["2.25rem", ...columns.map((c) => (c.id === "Name" ? "minmax(12rem,2.5fr)" : c.id === "Message" ? "minmax(14rem,3fr)" : "minmax(6rem,1fr)"))].join(" ");
+  return ["2.25rem", ...columns.map((c) => (c.width ? c.width : c.id === "Name" ? "minmax(12rem,2.5fr)" : c.id === "Message" ? "minmax(14rem,3fr)" : "minmax(6rem,1fr)"))].join(" ");
 }
 
 const cellText = (value: string | number | boolean) => String(value);
@@ -147,7 +147,7 @@ const TableRow = memo(function TableRow({
           );
         }
         return (
-          <div role="cell" key={column.id} data-cell-text data-column={column.id} className="tabular truncate px-2 text-slate-700 dark:text-slate-300" title={value}>
+          <div role="cell" key={column.id} data-cell-text data-column={column.id} className="tabular truncate px-2 text-slate-700 dark:text-slate-300" title={column.title?.(row.obj) ?? value}>
             {value}
           </div>
         );

@@ -28,6 +28,10 @@ export interface ColumnView {
   status?: boolean;
   /** The cell names another object: its console page, when the console serves that kind. */
   link?: (obj: KubeObject) => string | undefined;
+  /** The cell's tooltip when it is more than the cell's text (a reason's whole message). */
+  title?: (obj: KubeObject) => string | undefined;
+  /** The column's CSS grid track when its words need more room than the default. */
+  width?: string;
 }
 
 /** The namespace column kubectl adds for `--all-namespaces`. */

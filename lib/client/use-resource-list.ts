@@ -37,10 +37,14 @@ function notify(id: string) {
 }
 const keyString = (key: readonly unknown[]) => JSON.stringify(key);
 
-export type WatchTap = (plural: string, events: readonly WatchEvent[]) => void;
+/** `before`: the list's objects as they stood before the batch (undefined if the list was not cached). */
+export type WatchTap = (plural: string, events: readonly WatchEvent[], before: ReadonlyMap<string, KubeObject> | undefined) => void;
 const taps = new Set<WatchTap>();
 
-/** Sees every batch of events any live list folds (the namespace view's "newest changes" feed). */
+/**
+ * Sees every batch of events any live list folds (the namespace view's "newest changes" feed), with the
+ * objects as they were before it, so a tap can tell what an update changed.
+ */
 export function tapWatchEvents(tap: WatchTap): () => void {
   taps.add(tap);
   return () => taps.delete(tap);
@@ -51,8 +55,9 @@ function flush(client: QueryClient, key: readonly unknown[], watch: ActiveWatch)
   const events = watch.buffer;
   if (events.length === 0) return;
   watch.buffer = [];
+  const before = client.getQueryData<ListState>(key)?.items;
   client.setQueryData<ListState>(key, (state) => (state ? applyWatchEvents(state, events) : state));
-  for (const tap of taps) tap(String(key[2]), events);
+  for (const tap of taps) tap(String(key[2]), events, before);
   // Read by bench/console.ts to know how many events the page has folded.
   (globalThis as { __clusterCoreFoldedEvents?: number }).__clusterCoreFoldedEvents =
     ((globalThis as { __clusterCoreFoldedEvents?: number }).__clusterCoreFoldedEvents ?? 0) + events.length;

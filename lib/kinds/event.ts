@@ -160,6 +160,9 @@ export const event = defineKind<Event>({
 
   // A legacy event whose involved object names no namespace is valid only in `default`; when creating the
   // template elsewhere, set involvedObject.namespace to the event's namespace.
+  // A recurring Event (a controller's retry, a resync) is the same Event seen again: only these move.
+  heartbeatFields: ["count", "lastTimestamp", "series"],
+
   template: {
     apiVersion: "v1",
     kind: "Event",

@@ -74,6 +74,9 @@ export const lease = defineKind<Lease>({
     ageColumn,
   ],
 
+  // Holders renew every few seconds (leader election, apiserver identity): only renewTime moves.
+  heartbeatFields: ["spec.renewTime"],
+
   template: {
     apiVersion: `${COORDINATION_GROUP}/v1`,
     kind: "Lease",

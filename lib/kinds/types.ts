@@ -125,6 +125,12 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
   /** A ready-to-create example (console template, tests); `metadata.name` set, no namespace. */
   template: T;
   /**
+   * Dotted paths a timer rewrites with nothing else changing (a Lease's `spec.renewTime`, an Event's count
+   * and last time when it recurs): an update that moves only these (and resourceVersion/managedFields) is a
+   * heartbeat, which the console's change feeds leave out. Unset: every update is news.
+   */
+  heartbeatFields?: string[];
+  /**
    * The kind's fields (spec section 2, exact names) with strategic-merge metadata (lib/kinds/schema/<kind>.ts):
    * drives unknown-field detection, strategic merge patch and the OpenAPI documents.
    */

@@ -1,7 +1,11 @@
 "use client";
 // A claim and the volume it is bound to, live from both sides: the binder writes spec.volumeName on the
-// claim and spec.claimRef on the volume, and a binding is complete only when both agree.
+// claim and spec.claimRef on the volume, and a binding is complete only when both agree. A Pending claim says
+// why, from the binder's Events on it (claim-pending-reason.ts; the page's own Events watch, shared).
+import { useMemo } from "react";
 import { useResourceList } from "@/lib/client/use-resource-list";
+import { useObjectEvents } from "../../resource-details/events-panel";
+import { claimPendingReason } from "./claim-pending-reason";
 import { kindByPlural, type KubeObject } from "@/lib/kinds";
 import { FieldList, LoadNote, Muted, ObjectLink } from "../field-list";
 import { BindingAnnotations, PhaseBadge, storageClassOf } from "../persistent-volume/volume-binding";
@@ -42,12 +46,24 @@ function BoundVolume({ claim, volumeName }: { claim: KubeObject; volumeName: str
   );
 }
 
+function PendingReason({ claim }: { claim: KubeObject }) {
+  const events = useObjectEvents("PersistentVolumeClaim", claim.metadata.namespace, claim.metadata.name ?? "");
+  const reason = useMemo(() => claimPendingReason(claim, events.data?.items.values() ?? []), [claim, events.data]);
+  if (!reason) return null;
+  return (
+    <p className="mb-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100" data-testid="claim-pending-reason">
+      <span className="font-medium">Pending: {reason.headline}.</span> <span className="break-words">The binder says ({reason.reason}): {reason.message}</span>
+    </p>
+  );
+}
+
 export function ClaimBinding({ obj }: { obj: KubeObject }) {
   const spec = (obj.spec ?? {}) as Loose;
   const status = (obj.status ?? {}) as Loose;
   const accessModes: string[] = status.accessModes?.length ? status.accessModes : spec.accessModes ?? [];
   return (
     <div data-testid="claim-binding">
+      <PendingReason claim={obj} />
       <FieldList
         fields={[
           ["Phase", <PhaseBadge key="p" phase={status.phase} />, "claim-phase"],
