@@ -22,6 +22,7 @@ import { Button } from "../ui/button";
 import { ErrorState } from "../ui/error-state";
 import { PermissionGate } from "../ui/permission-gate";
 import { StateMessage } from "../ui/state-message";
+import { useShortcutHints } from "../ui/use-shortcut-hints";
 import { LiveIndicator } from "./live-indicator";
 import { ResourceTable, type RowTone } from "./resource-table";
 import { useListUrlState } from "./use-list-url-state";
@@ -47,6 +48,7 @@ export function ResourceListView({ plural, namespace, firstPage }: { plural: str
   const [deleting, setDeleting] = useState<KubeObject[] | undefined>(undefined);
   const [creatingByName, setCreatingByName] = useState(false);
   const filterRef = useRef<HTMLInputElement>(null);
+  const shortcutHints = useShortcutHints();
 
   const live = list.data;
   const firstPageState = useMemo(() => (firstPage ? listStateFromBody({ items: firstPage.items }) : undefined), [firstPage]);
@@ -145,7 +147,7 @@ export function ResourceListView({ plural, namespace, firstPage }: { plural: str
             onChange={(e) => url.setText(e.target.value)}
             onBlur={url.flush}
             onKeyDown={(e) => e.key === "Escape" && (url.setText(""), filterRef.current?.blur())}
-            placeholder="Filter rows  ( / )"
+            placeholder={shortcutHints ? "Filter rows  ( / )" : "Filter rows"}
             className="w-48 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-900"
           />
           <label className="sr-only" htmlFor="label-filter">
@@ -250,6 +252,7 @@ export function ResourceListView({ plural, namespace, firstPage }: { plural: str
             onSelect={onSelect}
             hrefFor={(obj) => objectHref(kind, obj.metadata.namespace, obj.metadata.name ?? "")}
             rowTone={kind.kind === "Event" ? eventTone : undefined}
+            filterKey={`${text}\n${labelText}`}
           />
           {rows.length === 0 && (
             <StateMessage title={`No ${kind.plural} match the filter`}>
