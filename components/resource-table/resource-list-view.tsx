@@ -6,7 +6,7 @@
 // kube's message in place of the table.
 import Link from "next/link";
 import { useCallback, useDeferredValue, useMemo, useRef, useState } from "react";
-import { createHref, objectHref } from "@/lib/client/console-routes";
+import { createHref, listHref, objectHref } from "@/lib/client/console-routes";
 import { columnViews, createRowSelector, defaultSort } from "@/lib/client/list-rows";
 import { toggleKeys } from "@/lib/client/list-selection";
 import { listStateFromBody, type ListState } from "@/lib/client/list-state";
@@ -16,10 +16,12 @@ import { useAccessChecker } from "@/lib/client/use-access";
 import { useResourceList } from "@/lib/client/use-resource-list";
 import { kindByPlural, type KubeObject } from "@/lib/kinds";
 import { parseLabelSelector } from "@/lib/selectors/label-selector";
+import { ReachableNamespaces, useLandInReachableNamespace } from "../layout/reachable-namespaces";
 import { CreateByNameDialog } from "../resource-actions/create-by-name-dialog";
 import { DeleteDialog } from "../resource-actions/delete-dialog";
 import { Button } from "../ui/button";
 import { ErrorState } from "../ui/error-state";
+import { isForbidden } from "../ui/forbidden";
 import { PermissionGate } from "../ui/permission-gate";
 import { StateMessage } from "../ui/state-message";
 import { useShortcutHints } from "../ui/use-shortcut-hints";
@@ -122,6 +124,9 @@ export function ResourceListView({ plural, namespace, firstPage }: { plural: str
       : { decision: "unknown" as const, allowed: true };
   const byName = createsByNameOnly(kind);
 
+  // This kind across all namespaces is refused: open it in the first namespace the user's roles reach.
+  useLandInReachableNamespace(kind.namespaced && !namespace && isForbidden(list.error) && !shown, (ns) => listHref(kind, ns));
+
   const total = shown?.items.size ?? 0;
   const scopeText = kind.namespaced ? (namespace ? `in namespace ${namespace}` : "in all namespaces") : "(cluster-scoped)";
 
@@ -221,6 +226,7 @@ export function ResourceListView({ plural, namespace, firstPage }: { plural: str
           <Button className="mt-3" onClick={list.refetch}>
             Try again
           </Button>
+          {isForbidden(list.error) && <ReachableNamespaces kind={kind} current={namespace} center />}
         </ErrorState>
       ) : !shown ? (
         <StateMessage title={`Loading ${kind.plural}…`} />
