@@ -52,9 +52,9 @@ export function Header({ user, menu }: { user: string; menu: MenuButtonState }) 
             <path d="M13 13l4 4" />
           </svg>
           <span className="max-sm:sr-only">Search</span>
-          <kbd className="hidden rounded border border-slate-300 px-1 font-mono text-[10px] text-slate-600 lg:inline dark:border-slate-600 dark:text-slate-400">Ctrl K</kbd>
+          <kbd data-shortcut-hint className="hidden rounded border border-slate-300 px-1 font-mono text-[10px] text-slate-600 lg:inline dark:border-slate-600 dark:text-slate-400">Ctrl K</kbd>
         </button>
-        <span className="hidden text-xs text-slate-600 xl:inline dark:text-slate-400">
+        <span data-shortcut-hint className="hidden text-xs text-slate-600 xl:inline dark:text-slate-400">
           Press <kbd className="rounded border border-slate-300 px-1 dark:border-slate-600">?</kbd> for shortcuts
         </span>
         <ThemeToggle />

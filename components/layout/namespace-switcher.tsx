@@ -109,7 +109,7 @@ export function NamespaceSwitcher() {
         <option value="">All namespaces</option>
         {source === "checked" && (
           <option disabled value="__checked__">
-            (namespaces you used, that your roles reach)
+            (namespaces your roles reach)
           </option>
         )}
         {options.map((ns) => (

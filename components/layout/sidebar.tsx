@@ -35,7 +35,7 @@ export function Sidebar() {
       <div>
         <Link href={namespaceHref(namespace)} className={linkClass(overviewActive)} aria-current={overviewActive ? "page" : undefined}>
           <span>{namespace ? "Namespace live view" : "Overview"}</span>
-          <kbd className="text-[10px] text-slate-600 dark:text-slate-400">g n</kbd>
+          <kbd data-shortcut-hint className="text-[10px] text-slate-600 dark:text-slate-400">g n</kbd>
         </Link>
       </div>
       {favourites.length > 0 && (
@@ -90,7 +90,7 @@ export function Sidebar() {
                         </>
                       )}
                     </span>
-                    {key && <kbd className="text-[10px] text-slate-600 dark:text-slate-400" aria-label={`shortcut g ${key}`}>g {key}</kbd>}
+                    {key && <kbd data-shortcut-hint className="text-[10px] text-slate-600 dark:text-slate-400" aria-label={`shortcut g ${key}`}>g {key}</kbd>}
                   </Link>
                 </li>
               );

@@ -9,7 +9,7 @@
 // live status.
 import Link from "next/link";
 import { useEffect, useMemo, useState } from "react";
-import { listHref, objectHref } from "@/lib/client/console-routes";
+import { listHref, namespaceHref, objectHref } from "@/lib/client/console-routes";
 import { kindTitle, navigationGroups } from "@/lib/client/navigation";
 import { tapWatchEvents, useResourceList, type ResourceListResult } from "@/lib/client/use-resource-list";
 import type { WatchEvent } from "@/lib/client/apply-watch-event";
@@ -20,6 +20,7 @@ import { kindByPlural, kinds, type AnyKind, type KubeObject } from "@/lib/kinds"
 import { humanDuration } from "@/lib/kinds/columns";
 import { EventRows, eventTime } from "../resource-details/events-panel";
 import { LiveIndicator } from "../resource-table/live-indicator";
+import { ReachableNamespaces, useLandInReachableNamespace } from "../layout/reachable-namespaces";
 import { Button } from "../ui/button";
 import { toneText } from "../ui/status-badge";
 import { isForbidden } from "../ui/forbidden";
@@ -83,6 +84,8 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
   const allForbidden = lists.size > 0 && readable.length === 0;
   const overall = statuses.includes("error") ? "error" : statuses.some((s) => s === "reconnecting" || s === "relisting") ? "reconnecting" : statuses.every((s) => s === "live") ? "live" : "connecting";
   const groups = navigationGroups().map((g) => ({ ...g, kinds: g.kinds.filter((k) => viewKinds.includes(k)) })).filter((g) => g.kinds.length);
+  // All namespaces shows nothing to a user bound only inside namespaces: open the first one they reach.
+  useLandInReachableNamespace(allForbidden && !namespace && !embedded, (ns) => namespaceHref(ns));
 
   return (
     <div className="min-h-0 flex-1 overflow-y-auto px-6 py-4">
@@ -102,10 +105,13 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
       </div>
 
       {allForbidden && (
-        <p role="status" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100" data-testid="overview-forbidden">
-          Your roles do not let you list anything {namespace ? `in namespace ${namespace}` : "across all namespaces"}.{" "}
-          {namespace ? "Pick another namespace" : "Pick a namespace"} with the switcher at the top (or type one you were given).
-        </p>
+        <div className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100" data-testid="overview-forbidden">
+          <p role="status">
+            Your roles do not let you list anything {namespace ? `in namespace ${namespace}` : "across all namespaces"}.{" "}
+            {namespace ? "Pick another namespace" : "Pick a namespace"} with the switcher at the top (or type one you were given).
+          </p>
+          <ReachableNamespaces current={namespace} />
+        </div>
       )}
       {podStates && podStates.length > 0 && (
         <section aria-label="Pods by state" className="mb-6 text-sm" data-testid="pod-states">

@@ -8,7 +8,7 @@ import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type Key
 import { listHref, namespaceHref, objectHref } from "@/lib/client/console-routes";
 import { favouriteHref, favouriteId, favouriteLabel } from "@/lib/client/favourites";
 import { kindTitle, navigationGroups } from "@/lib/client/navigation";
-import { matchesWords, parsePaletteQuery, searchObjects } from "@/lib/client/palette-search";
+import { parsePaletteQuery, rank, rankGroups, searchObjects } from "@/lib/client/palette-search";
 import { useNamespaces } from "@/lib/client/use-namespaces";
 import { useCurrentNamespace } from "../layout/use-current-namespace";
 import { useFavourites } from "../layout/use-favourites";
@@ -17,6 +17,8 @@ import { useSearchSources } from "./use-search-sources";
 
 interface Item {
   id: string;
+  /** How well it matches the typed text (`Rank` of lib/client/palette-search): exact names first. */
+  rank: number;
   title: string;
   detail?: string;
   href: string;
@@ -87,37 +89,49 @@ export function CommandPalette() {
     if (!open) return [];
     const out: Group[] = [];
     const words = query.selector ? "" : query.text;
-    const pinned = favourites
-      .map((f) => ({ f, label: favouriteLabel(f) }))
-      .filter(({ label }) => matchesWords(words, label.title, label.detail))
-      .map(({ f, label }) => ({ id: `pin-${favouriteId(f)}`, title: label.title, detail: label.detail, href: favouriteHref(f) }));
+    // Empty text matches every "go to" entry equally.
+    const rankOf = (...candidates: (string | undefined)[]) => (words ? rank(words, ...candidates) : 0);
+    const pinned: Item[] = [];
+    for (const f of favourites) {
+      const label = favouriteLabel(f);
+      const r = rankOf(label.title, label.detail);
+      if (r !== undefined) pinned.push({ id: `pin-${favouriteId(f)}`, rank: r, title: label.title, detail: label.detail, href: favouriteHref(f) });
+    }
     if (pinned.length && !query.selector) out.push({ id: "pinned", label: "Pinned", items: pinned });
     if (!query.selector) {
       const goTo: Item[] = [];
-      if (matchesWords(words, "Overview", "home", "all namespaces")) goTo.push({ id: "go-overview", title: "Overview", detail: "all namespaces", href: "/" });
+      const overview = rankOf("Overview", "home", "all namespaces");
+      if (overview !== undefined) goTo.push({ id: "go-overview", rank: overview, title: "Overview", detail: "all namespaces", href: "/" });
       for (const kind of orderedKinds) {
-        if (!matchesWords(words, kindTitle(kind), kind.plural, kind.kind, ...(kind.shortNames ?? []))) continue;
+        const r = rankOf(kindTitle(kind), kind.plural, kind.kind, ...(kind.shortNames ?? []));
+        if (r === undefined) continue;
         const scope = kind.namespaced ? (namespace ? `in ${namespace}` : "in all namespaces") : "cluster";
-        goTo.push({ id: `go-kind-${kind.plural}`, title: kindTitle(kind), detail: scope, href: listHref(kind, namespace) });
+        goTo.push({ id: `go-kind-${kind.plural}`, rank: r, title: kindTitle(kind), detail: scope, href: listHref(kind, namespace) });
       }
       out.push({ id: "go", label: "Go to", items: goTo });
-      const ns = namespaces.filter((n) => matchesWords(words, n)).map((n) => ({ id: `go-ns-${n}`, title: n, detail: "namespace live view", href: namespaceHref(n) }));
+      const ns: Item[] = [];
+      for (const n of namespaces) {
+        const r = rankOf(n);
+        if (r !== undefined) ns.push({ id: `go-ns-${n}`, rank: r, title: n, detail: "namespace live view", href: namespaceHref(n) });
+      }
       out.push({ id: "namespaces", label: "Go to namespace", items: ns });
     }
     for (const { kind, hits, total } of searchObjects(sources, query)) {
-      const items: Item[] = hits.map(({ obj, label }) => ({
+      const items: Item[] = hits.map(({ obj, label, score }) => ({
         id: `obj-${kind.plural}-${obj.metadata.namespace ?? ""}-${obj.metadata.name}`,
+        rank: score,
         title: obj.metadata.name ?? "",
         detail: [obj.metadata.namespace, label].filter(Boolean).join(" · ") || undefined,
         href: objectHref(kind, obj.metadata.namespace, obj.metadata.name ?? ""),
       }));
       if (total > hits.length) {
         const param = query.selector ? `l=${encodeURIComponent(query.text)}` : `q=${encodeURIComponent(query.text)}`;
-        items.push({ id: `more-${kind.plural}`, title: `All ${total} matching ${kindTitle(kind)}`, detail: "open the list", href: `${listHref(kind)}?${param}` });
+        items.push({ id: `more-${kind.plural}`, rank: Infinity, title: `All ${total} matching ${kindTitle(kind)}`, detail: "open the list", href: `${listHref(kind)}?${param}` });
       }
       out.push({ id: `kind-${kind.plural}`, label: `${kindTitle(kind)} (${total})`, items });
     }
-    return out.filter((g) => g.items.length > 0);
+    // Exact names first, then prefixes, then the rest, whatever kind of entry they are.
+    return rankGroups(out.filter((g) => g.items.length > 0));
   }, [open, query, favourites, namespace, namespaces, sources]);
 
   const flat = groups.flatMap((g) => g.items);
@@ -189,7 +203,7 @@ export function CommandPalette() {
               className="min-w-0 flex-1 bg-transparent py-3 text-base outline-none placeholder:text-slate-500 dark:placeholder:text-slate-400"
               data-testid="palette-input"
             />
-            <kbd className="hidden rounded border border-slate-300 px-1 font-mono text-[10px] text-slate-600 sm:inline dark:border-slate-600 dark:text-slate-400">Esc</kbd>
+            <kbd data-shortcut-hint className="hidden rounded border border-slate-300 px-1 font-mono text-[10px] text-slate-600 sm:inline dark:border-slate-600 dark:text-slate-400">Esc</kbd>
           </div>
           <div id={listId} role="listbox" aria-label="Results" className="min-h-0 flex-1 overflow-y-auto py-1" data-testid="palette-results">
             {groups.map((group) => (
@@ -226,7 +240,7 @@ export function CommandPalette() {
               {fetching ? "Loading lists… " : ""}
               {text.trim() ? `${objectCount} objects found. ` : ""}
             </span>
-            ↑↓ to move, Enter to open.
+            <span data-shortcut-hint>↑↓ to move, Enter to open.</span>
             {notListed.length > 0 && ` Not searched (your roles do not allow listing): ${notListed.map(kindTitle).join(", ")}.`}
           </p>
         </div>

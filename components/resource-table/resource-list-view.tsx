@@ -6,7 +6,7 @@
 // kube's message in place of the table.
 import Link from "next/link";
 import { useCallback, useDeferredValue, useMemo, useRef, useState } from "react";
-import { createHref, objectHref } from "@/lib/client/console-routes";
+import { createHref, listHref, objectHref } from "@/lib/client/console-routes";
 import { columnViews, createRowSelector, defaultSort } from "@/lib/client/list-rows";
 import { toggleKeys } from "@/lib/client/list-selection";
 import { listStateFromBody, type ListState } from "@/lib/client/list-state";
@@ -16,12 +16,15 @@ import { useAccessChecker } from "@/lib/client/use-access";
 import { useResourceList } from "@/lib/client/use-resource-list";
 import { kindByPlural, type KubeObject } from "@/lib/kinds";
 import { parseLabelSelector } from "@/lib/selectors/label-selector";
+import { ReachableNamespaces, useLandInReachableNamespace } from "../layout/reachable-namespaces";
 import { CreateByNameDialog } from "../resource-actions/create-by-name-dialog";
 import { DeleteDialog } from "../resource-actions/delete-dialog";
 import { Button } from "../ui/button";
 import { ErrorState } from "../ui/error-state";
+import { isForbidden } from "../ui/forbidden";
 import { PermissionGate } from "../ui/permission-gate";
 import { StateMessage } from "../ui/state-message";
+import { useShortcutHints } from "../ui/use-shortcut-hints";
 import { LiveIndicator } from "./live-indicator";
 import { ResourceTable, type RowTone } from "./resource-table";
 import { useListUrlState } from "./use-list-url-state";
@@ -48,6 +51,7 @@ export function ResourceListView({ plural, namespace, firstPage }: { plural: str
   const [deleting, setDeleting] = useState<KubeObject[] | undefined>(undefined);
   const [creatingByName, setCreatingByName] = useState(false);
   const filterRef = useRef<HTMLInputElement>(null);
+  const shortcutHints = useShortcutHints();
 
   const live = list.data;
   const firstPageState = useMemo(() => (firstPage ? listStateFromBody({ items: firstPage.items }) : undefined), [firstPage]);
@@ -128,6 +132,9 @@ export function ResourceListView({ plural, namespace, firstPage }: { plural: str
       : { decision: "unknown" as const, allowed: true };
   const byName = createsByNameOnly(kind);
 
+  // This kind across all namespaces is refused: open it in the first namespace the user's roles reach.
+  useLandInReachableNamespace(kind.namespaced && !namespace && isForbidden(list.error) && !shown, (ns) => listHref(kind, ns));
+
   const total = shown?.items.size ?? 0;
   const scopeText = kind.namespaced ? (namespace ? `in namespace ${namespace}` : "in all namespaces") : "(cluster-scoped)";
 
@@ -153,7 +160,7 @@ export function ResourceListView({ plural, namespace, firstPage }: { plural: str
             onChange={(e) => url.setText(e.target.value)}
             onBlur={url.flush}
             onKeyDown={(e) => e.key === "Escape" && (url.setText(""), filterRef.current?.blur())}
-            placeholder="Filter rows  ( / )"
+            placeholder={shortcutHints ? "Filter rows  ( / )" : "Filter rows"}
             className="w-48 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-900"
           />
           <label className="sr-only" htmlFor="label-filter">
@@ -227,6 +234,7 @@ export function ResourceListView({ plural, namespace, firstPage }: { plural: str
           <Button className="mt-3" onClick={list.refetch}>
             Try again
           </Button>
+          {isForbidden(list.error) && <ReachableNamespaces kind={kind} current={namespace} center />}
         </ErrorState>
       ) : !shown ? (
         <StateMessage title={`Loading ${kind.plural}…`} />
@@ -258,6 +266,7 @@ export function ResourceListView({ plural, namespace, firstPage }: { plural: str
             onSelect={onSelect}
             hrefFor={(obj) => objectHref(kind, obj.metadata.namespace, obj.metadata.name ?? "")}
             rowTone={kind.kind === "Event" ? eventTone : undefined}
+            filterKey={`${text}\n${labelText}`}
           />
           {rows.length === 0 && (
             <StateMessage title={`No ${kind.plural} match the filter`}>

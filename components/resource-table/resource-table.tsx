@@ -10,6 +10,7 @@ import Link from "next/link";
 import { memo, useCallback, useEffect, useId, useRef, useState, type FocusEvent } from "react";
 import type { ColumnView, Row } from "@/lib/client/list-rows";
 import { headerState, selectionOffer, shownRange } from "@/lib/client/list-selection";
+import { useHydrated } from "@/lib/client/use-hydrated";
 import type { KubeObject } from "@/lib/kinds";
 import { TerminatingBadge } from "../ui/terminating-badge";
 import { useClock } from "./clock";
@@ -39,6 +40,8 @@ interface TableProps {
   hrefFor: (obj: KubeObject) => string;
   /** Rows to set apart (Warning events). */
   rowTone?: (obj: KubeObject) => RowTone;
+  /** The filter the rows answer: when it changes the list scrolls back to its top, where the best matches are. */
+  filterKey?: string;
 }
 
 function gridTemplate(columns: ColumnView[]): string {
@@ -69,6 +72,7 @@ const TableRow = memo(function TableRow({
   href,
   template,
   tone,
+  hydrated,
 }: {
   row: Row;
   index: number;
@@ -79,6 +83,7 @@ const TableRow = memo(function TableRow({
   href: string;
   template: string;
   tone: RowTone;
+  hydrated: boolean;
 }) {
   const now = Date.now();
   const terminating = !!row.obj.metadata?.deletionTimestamp;
@@ -99,6 +104,7 @@ const TableRow = memo(function TableRow({
         <input
           type="checkbox"
           checked={selected}
+          disabled={!hydrated}
           onChange={(e) => onSelect([row.key], e.target.checked)}
           aria-label={`Select ${row.key}`}
           className="h-4 w-4 accent-blue-700"
@@ -196,8 +202,18 @@ function markTruncated(container: HTMLElement, measured: WeakSet<Element>) {
   }
 }
 
-export function ResourceTable({ label, columns, rows, changedAt, sort, onSort, selected, onSelect, hrefFor, rowTone }: TableProps) {
+export function ResourceTable({ label, columns, rows, changedAt, sort, onSort, selected, onSelect, hrefFor, rowTone, filterKey }: TableProps) {
   const { containerRef, window, viewport } = useVirtualWindow(rows.length, ROW_HEIGHT);
+  // Server-rendered rows come before the page's script: a click on a checkbox then would tick it in the HTML
+  // and be undone by hydration, so the checkboxes take clicks only once React holds the selection.
+  const hydrated = useHydrated();
+  // A new filter shows a new list: keeping the old scroll offset would leave its first matches off-screen.
+  const lastFilter = useRef(filterKey);
+  useEffect(() => {
+    if (lastFilter.current === filterKey) return;
+    lastFilter.current = filterKey;
+    if (containerRef.current) containerRef.current.scrollTop = 0;
+  }, [filterKey, containerRef]);
   const template = gridTemplate(columns);
   const [tip, setTip] = useState<Tip | undefined>(undefined);
   const tipId = useId();
@@ -273,6 +289,7 @@ export function ResourceTable({ label, columns, rows, changedAt, sort, onSort, s
               <input
                 type="checkbox"
                 checked={header === "checked"}
+                disabled={!hydrated}
                 ref={(el) => {
                   if (el) el.indeterminate = header === "mixed";
                 }}
@@ -318,6 +335,7 @@ export function ResourceTable({ label, columns, rows, changedAt, sort, onSort, s
                 href={hrefFor(row.obj)}
                 template={template}
                 tone={rowTone?.(row.obj)}
+                hydrated={hydrated}
               />
             ))}
           </div>

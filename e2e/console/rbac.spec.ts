@@ -83,7 +83,7 @@ test("the switcher offers only reachable namespaces and a typed namespace opens 
   await switcher.hover();
   await switcher.focus();
   // Visited, but its rules review grants nothing there: not offered; `default` neither.
-  await expect(switcher.locator("option", { hasText: "namespaces you used" })).toHaveCount(1);
+  await expect(switcher.locator("option", { hasText: "namespaces your roles reach" })).toHaveCount(1);
   await expect(switcher.locator(`option[value="${OTHER}"]`)).toHaveCount(0);
   await expect(switcher.locator('option[value="default"]')).toHaveCount(0);
   await expect(switcher.locator(`option[value="${TEAM}"]`)).toHaveCount(1);

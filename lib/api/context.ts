@@ -34,6 +34,8 @@ export class RequestContext {
   route: RequestInfo | undefined = undefined;
   routeError: unknown = undefined;
   history: HistoryRequest | undefined = undefined;
+  /** GET /apis/access.cluster-core.dev/v1/selfnamespaces (lib/request/access-path.ts). */
+  selfNamespaces = false;
   attributes!: Attributes;
   /** The route the router dispatched to: what request metrics count (refusals before routing are not). */
   routed: RequestInfo | undefined = undefined;

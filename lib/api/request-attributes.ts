@@ -74,6 +74,14 @@ export function requestAttributes(user: UserInfo, method: string, path: string, 
   return { type: "resource", user, verb, apiGroup, resource, subresource, namespace, name };
 }
 
+/**
+ * The caller's namespaces (lib/request/access-path.ts) are authorized as a SelfSubjectRulesReview: the same
+ * question, "what may I do", asked of every namespace at once (system:basic-user grants it to everyone).
+ */
+export function selfNamespacesAttributes(user: UserInfo): Attributes {
+  return { type: "resource", user, verb: "create", apiGroup: "authorization.k8s.io", resource: "selfsubjectrulesreviews", subresource: "", namespace: "", name: "" };
+}
+
 /** What a history request is authorized (and audited) as: get on the object, list of the kind, or list of `changes`. */
 export function historyAttributes(user: UserInfo, req: HistoryRequest, q: URLSearchParams): Attributes {
   switch (req.type) {

@@ -5,9 +5,11 @@ import { review } from "./handlers/actions";
 import { history } from "./handlers/history";
 import { nonResource } from "./handlers/non-resource";
 import { resources } from "./handlers/resources";
+import { selfNamespaces } from "./handlers/self-namespaces";
 
 export const route: Handler = async (ctx) => {
   if (ctx.history) return history(ctx, ctx.history);
+  if (ctx.selfNamespaces) return selfNamespaces(ctx);
   const info = ctx.route;
   if (!info) throw ctx.routeError;
   ctx.routed = info;

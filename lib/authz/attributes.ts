@@ -38,4 +38,6 @@ export interface Decision {
 
 export interface Authorizer {
   authorize(attrs: Attributes): Decision;
+  /** The namespaces whose RoleBindings give `user` some resource rule (RBAC's answer to "where may I look?"). */
+  namespacesWithRules?(user: UserInfo): string[];
 }

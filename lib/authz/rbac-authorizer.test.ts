@@ -292,3 +292,27 @@ describe("RbacAuthorizer: scale", () => {
     );
   });
 });
+
+describe("RbacAuthorizer: namespacesWithRules", () => {
+  it("names the namespaces whose RoleBindings give the user (by name, group or ServiceAccount) some resource rule", () => {
+    const a = new RbacAuthorizer();
+    add(a, "clusterroles", clusterRole("view-pods", readPods));
+    add(a, "clusterroles", clusterRole("nothing", []));
+    add(a, "clusterroles", clusterRole("urls-only", [{ verbs: ["get"], nonResourceURLs: ["/healthz"] }]));
+    add(a, "roles", role("team-b", "pod-reader", readPods));
+    add(a, "rolebindings", binding("RoleBinding", "team-a", "by-name", "ClusterRole", "view-pods", [{ kind: "User", name: "alice", apiGroup: RBAC }]));
+    add(a, "rolebindings", binding("RoleBinding", "team-b", "by-group", "Role", "pod-reader", [{ kind: "Group", name: "devs", apiGroup: RBAC }]));
+    add(a, "rolebindings", binding("RoleBinding", "empty", "grants-nothing", "ClusterRole", "nothing", [{ kind: "User", name: "alice", apiGroup: RBAC }]));
+    add(a, "rolebindings", binding("RoleBinding", "urls", "urls-only", "ClusterRole", "urls-only", [{ kind: "User", name: "alice", apiGroup: RBAC }]));
+    add(a, "rolebindings", binding("RoleBinding", "missing", "no-role", "Role", "absent", [{ kind: "User", name: "alice", apiGroup: RBAC }]));
+    add(a, "rolebindings", binding("RoleBinding", "others", "bob", "ClusterRole", "view-pods", [{ kind: "User", name: "bob", apiGroup: RBAC }]));
+    add(a, "rolebindings", binding("RoleBinding", "ci", "sa", "ClusterRole", "view-pods", [{ kind: "ServiceAccount", name: "deployer", namespace: "build" }]));
+    add(a, "clusterrolebindings", binding("ClusterRoleBinding", "", "everywhere", "ClusterRole", "view-pods", [{ kind: "User", name: "alice", apiGroup: RBAC }]));
+    expect(a.namespacesWithRules(alice)).toEqual(["team-a", "team-b"]);
+    expect(a.namespacesWithRules({ username: "carol", groups: ["system:authenticated"] })).toEqual([]);
+    expect(a.namespacesWithRules({ username: "system:serviceaccount:build:deployer", groups: [] })).toEqual(["ci"]);
+    // A binding removed takes its namespace with it.
+    a.apply(ev("DELETED", "rolebindings", "team-a", "by-name"));
+    expect(a.namespacesWithRules(alice)).toEqual(["team-b"]);
+  });
+});

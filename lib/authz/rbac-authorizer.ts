@@ -282,6 +282,28 @@ export class RbacAuthorizer implements Authorizer {
     return result;
   }
 
+  /**
+   * The namespaces where a RoleBinding names `user` (by name, one of its groups, or as its ServiceAccount) and
+   * its role grants at least one resource rule: where a user bound only inside namespaces may look. kube has
+   * no such API (OpenShift's projects list is its nearest: the namespaces a user may get); a user cannot find
+   * these by listing, as they may list neither namespaces nor RoleBindings cluster-wide. Sorted by name.
+   */
+  namespacesWithRules(user: UserInfo): string[] {
+    const keys = [userKey(user.username), ...user.groups.map(groupKey)];
+    const out: string[] = [];
+    for (const [namespace, index] of this.roleBindingIndex) {
+      const grants = keys.some((k) =>
+        [...(index.get(k) ?? [])].some((id) => {
+          const b = this.roleBindings.get(id);
+          if (!b || !b.subjects.some((s) => appliesToUser(user, s, namespace))) return false;
+          return !!this.roleRefRules(b.roleRef, namespace).rules?.some((r) => r.resources?.length);
+        }),
+      );
+      if (grants) out.push(namespace);
+    }
+    return out.sort();
+  }
+
   /** The rules a roleRef names, as a binding in `namespace` ("" for a ClusterRoleBinding) would get them. */
   roleRefRules(roleRef: RoleRef, namespace: string): { rules: PolicyRule[]; error?: undefined } | { rules?: undefined; error: RuleResolutionError } {
     switch (roleRef.kind) {

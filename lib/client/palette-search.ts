@@ -1,6 +1,8 @@
 // The command palette's search, pure: a query is either text (matched against names, then against labels
 // written `key=value`) or, when it reads as one, a label selector (`app=web`, `tier in (a,b)`, `!canary`).
-// Results are grouped by kind, best first (name prefix, then name substring, then label), a few per kind.
+// Results are grouped by kind, best first (the exact name, then a name prefix, then a name substring, then a
+// label), a few per kind. `rank` is the one ranking every entry of the palette shares (objects, kinds,
+// namespaces), so Enter on "kafka-2" opens the object named exactly that, not `kafka-2.unhealthy`.
 import type { AnyKind, KubeObject } from "../kinds";
 import { matchesLabels, parseLabelSelector, type LabelSelector } from "../selectors/label-selector";
 
@@ -20,9 +22,38 @@ export function parsePaletteQuery(input: string): PaletteQuery {
   return { text };
 }
 
+/** How well a typed text matches: exact (0), prefix (1), substring (2); label (3) and selector (4) for objects. */
+export const Rank = { exact: 0, prefix: 1, substring: 2, label: 3, selector: 4 } as const;
+
+/** The best rank of `text` (case-insensitive) among `candidates`, or undefined when none contains it. */
+export function rank(text: string, ...candidates: (string | undefined)[]): number | undefined {
+  const needle = text.trim().toLowerCase();
+  let best: number | undefined;
+  for (const c of candidates) {
+    if (!c) continue;
+    const hay = c.toLowerCase();
+    const at = hay.indexOf(needle);
+    const r = at < 0 ? undefined : hay.length === needle.length ? Rank.exact : at === 0 ? Rank.prefix : Rank.substring;
+    if (r !== undefined && (best === undefined || r < best)) best = r;
+  }
+  return best;
+}
+
+/**
+ * Groups in the order to show them: by their best entry's rank, ties kept in the given order (so pinned,
+ * "go to" and namespaces stay ahead of objects that match no better), each group's entries by rank too.
+ */
+export function rankGroups<I extends { rank: number }, G extends { items: I[] }>(groups: readonly G[]): G[] {
+  const best = (g: G) => g.items.reduce((m, i) => Math.min(m, i.rank), Infinity);
+  return groups
+    .map((g, index) => ({ g: { ...g, items: [...g.items].sort((a, b) => a.rank - b.rank) }, index }))
+    .sort((a, b) => best(a.g) - best(b.g) || a.index - b.index)
+    .map(({ g }) => g);
+}
+
 export interface ObjectHit {
   obj: KubeObject;
-  /** 0 name starts with the text, 1 name contains it, 2 a label matches, 3 the selector matches. */
+  /** `Rank`: the name is the text (0), starts with it (1), contains it (2); a label matches (3); the selector (4). */
   score: number;
   /** The label that matched, `key=value`. */
   label?: string;
@@ -41,14 +72,14 @@ export interface SearchSource {
 }
 
 function matchObject(obj: KubeObject, query: PaletteQuery, needle: string): ObjectHit | undefined {
-  if (query.selector) return matchesLabels(query.selector, obj.metadata?.labels) ? { obj, score: 3 } : undefined;
+  if (query.selector) return matchesLabels(query.selector, obj.metadata?.labels) ? { obj, score: Rank.selector } : undefined;
   const name = (obj.metadata?.name ?? "").toLowerCase();
   const at = name.indexOf(needle);
-  if (at === 0) return { obj, score: 0 };
-  if (at > 0) return { obj, score: 1 };
+  if (at === 0) return { obj, score: name.length === needle.length ? Rank.exact : Rank.prefix };
+  if (at > 0) return { obj, score: Rank.substring };
   for (const [k, v] of Object.entries(obj.metadata?.labels ?? {})) {
     const pair = `${k}=${v}`;
-    if (pair.toLowerCase().includes(needle)) return { obj, score: 2, label: pair };
+    if (pair.toLowerCase().includes(needle)) return { obj, score: Rank.label, label: pair };
   }
   return undefined;
 }
@@ -86,5 +117,5 @@ export function searchObjects(sources: readonly SearchSource[], query: PaletteQu
 export function matchesWords(text: string, ...candidates: (string | undefined)[]): boolean {
   const needle = text.trim().toLowerCase();
   if (!needle) return true;
-  return candidates.some((c) => !!c && c.toLowerCase().includes(needle));
+  return rank(needle, ...candidates) !== undefined;
 }

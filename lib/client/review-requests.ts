@@ -1,7 +1,10 @@
 // The standard review APIs the console asks about the signed-in user: who am I (SelfSubjectReview), what
 // may I do in a namespace (SelfSubjectRulesReview), may I do this one thing (SelfSubjectAccessReview).
-// Each is a create that is answered, never stored.
+// Each is a create that is answered, never stored. Plus the one question kube has no API for: in which
+// namespaces do my roles give me anything (this server's GET of SELF_NAMESPACES_PATH).
+import { SELF_NAMESPACES_PATH } from "../request/access-path";
 import { apiRequest } from "./api-client";
+import { ApiError } from "./api-error";
 import type { AccessAttributes, RulesReviewStatus } from "./access-rules";
 
 export interface WhoAmI {
@@ -52,4 +55,18 @@ export async function accessReview(attrs: AccessAttributes & { namespace?: strin
     signal,
   });
   return { allowed: !!review?.status?.allowed, denied: review?.status?.denied, reason: review?.status?.reason };
+}
+
+/**
+ * The namespaces whose RoleBindings give the user some resource rule, from the server's RBAC index
+ * (lib/request/access-path.ts); none from a server without that endpoint (404).
+ */
+export async function selfNamespaces(signal?: AbortSignal): Promise<string[]> {
+  try {
+    const answer = await apiRequest<{ namespaces?: unknown }>(SELF_NAMESPACES_PATH, { signal });
+    return Array.isArray(answer?.namespaces) ? answer.namespaces.filter((n): n is string => typeof n === "string") : [];
+  } catch (e) {
+    if (e instanceof ApiError && (e.code === 404 || e.code === 403)) return [];
+    throw e;
+  }
 }

@@ -1,9 +1,10 @@
 "use client";
 // The namespaces the namespace switcher offers, in this order:
 // (a) GET /api/v1/namespaces, when the user may list them;
-// (b) on 403 (a user bound only inside namespaces cannot list them, nor RoleBindings cluster-wide, so the
-//     server cannot tell the console "your namespaces"): the namespaces this browser used or typed, plus
-//     `default`, each kept only if its SelfSubjectRulesReview lets the user read something there;
+// (b) on 403 (a user bound only inside namespaces cannot list them, nor RoleBindings cluster-wide): the
+//     namespaces the server's RBAC index says the user's RoleBindings reach (GET .../selfnamespaces, this
+//     server's answer to what kube has no API for), those this browser used or typed, and `default`, each
+//     kept only if its SelfSubjectRulesReview lets the user read something there;
 // (c) on 404/405 (a server without the Namespace API): namespaces named by cluster-wide lists of the
 //     namespaced kinds.
 // Namespaces of lists already in the cache are added in every case. When the user may list them, the list is
@@ -18,6 +19,7 @@ import { readKnownNamespaces } from "./known-namespaces";
 import type { ListBody, ListState } from "./list-state";
 import { queryKeys } from "./query-keys";
 import { collectionPath } from "./resource-path";
+import { selfNamespaces } from "./review-requests";
 import { rulesQuery } from "./use-access";
 import { useHydrated } from "./use-hydrated";
 import { useResourceList } from "./use-resource-list";
@@ -75,11 +77,19 @@ export function useNamespaces(enabled: boolean, current?: string): NamespaceChoi
   const noRetryOnAuth = (count: number, error: unknown) => count < 1 && (error as { code?: number }).code !== 401;
   const listed = useQuery({ queryKey: queryKeys.namespaces(), queryFn: listNamespaces, enabled, staleTime: 30_000, retry: noRetryOnAuth });
   const forbidden = listed.data?.source === "forbidden";
-  const candidates = forbidden ? [...new Set([...(current ? [current] : []), ...readKnownNamespaces()])].sort() : [];
+  const reached = useQuery({
+    queryKey: queryKeys.namespaces(["reached"]),
+    queryFn: ({ signal }) => selfNamespaces(signal),
+    enabled: enabled && forbidden,
+    staleTime: 30_000,
+    retry: noRetryOnAuth,
+  });
+  const candidates = forbidden ? [...new Set([...(reached.data ?? []), ...(current ? [current] : []), ...readKnownNamespaces()])].sort() : [];
   const checked = useQuery({
     queryKey: queryKeys.namespaces(["checked", ...candidates]),
     queryFn: () => checkedNamespaces(client, candidates),
-    enabled: enabled && forbidden,
+    // The server's answer first (if it fails, the namespaces used or typed are still checked).
+    enabled: enabled && forbidden && !reached.isLoading,
     staleTime: 30_000,
     retry: noRetryOnAuth,
   });
@@ -109,7 +119,7 @@ export function useNamespaces(enabled: boolean, current?: string): NamespaceChoi
   return {
     namespaces: [...names].sort(),
     source: listed.data === undefined ? undefined : listed.data.source === "forbidden" ? "checked" : listed.data.source,
-    isLoading: listed.isLoading || (forbidden && checked.isLoading),
+    isLoading: listed.isLoading || (forbidden && (reached.isLoading || checked.isLoading)),
     error: (listed.error ?? checked.error) as Error | null,
     terminating,
   };

@@ -38,6 +38,18 @@ describe("request info", () => {
     expect(changes.attributes).toMatchObject({ verb: "list", apiGroup: "history.cluster-core.dev", resource: "changes" });
   });
 
+  it("authorizes the caller's namespaces as a SelfSubjectRulesReview, whatever the method (the endpoint refuses all but GET)", async () => {
+    for (const method of ["GET", "POST"]) {
+      const ctx = await info(method, "/apis/access.cluster-core.dev/v1/selfnamespaces");
+      expect(ctx.selfNamespaces).toBe(true);
+      expect(ctx.routeError).toBeUndefined();
+      expect(ctx.attributes).toMatchObject({ verb: "create", apiGroup: "authorization.k8s.io", resource: "selfsubjectrulesreviews", namespace: "" });
+    }
+    const other = await info("GET", "/apis/access.cluster-core.dev/v1/selfnamespaces/x");
+    expect(other.selfNamespaces).toBe(false);
+    expect(other.routeError).toMatchObject({ code: 404 });
+  });
+
   it("gives a non-resource path non-resource attributes", async () => {
     const ctx = await info("GET", "/openapi/v2");
     expect(ctx.route).toEqual({ type: "openapi-v2", path: "/openapi/v2" });

@@ -3,10 +3,11 @@
 // whether it asks for object history, and the attributes authorization decides on, read from the path alone
 // as kube's RequestInfoFactory: a path that names nothing real is still authorized as what it would be.
 import { servedGroups } from "../../kinds";
+import { isSelfNamespacesPath } from "../../request/access-path";
 import { historyRequest } from "../../request/history-path";
 import { parseRequestPath } from "../../request/request-info";
 import type { Filter, RequestContext } from "../context";
-import { historyAttributes, requestAttributes } from "../request-attributes";
+import { historyAttributes, requestAttributes, selfNamespacesAttributes } from "../request-attributes";
 
 const kindGroups = new Set(servedGroups());
 const hasGroup = (g: string) => kindGroups.has(g);
@@ -14,9 +15,12 @@ const hasGroup = (g: string) => kindGroups.has(g);
 export const withRequestInfo: Filter = (next) => (ctx) => {
   const req = ctx.request;
   const history = ctx.history = historyRequest(req.method, req.path);
-  if (!history) parse(ctx, req.path);
-  else if (history.type === "object") parse(ctx, history.objectPath);
-  const attrs = ctx.attributes = history ? historyAttributes(ctx.user, history, req.query) : requestAttributes(ctx.user, req.method, req.path, req.query);
+  const selfNamespaces = ctx.selfNamespaces = !history && isSelfNamespacesPath(req.path);
+  if (!history && !selfNamespaces) parse(ctx, req.path);
+  else if (history?.type === "object") parse(ctx, history.objectPath);
+  const attrs = ctx.attributes = history
+    ? historyAttributes(ctx.user, history, req.query)
+    : selfNamespaces ? selfNamespacesAttributes(ctx.user) : requestAttributes(ctx.user, req.method, req.path, req.query);
   const record = ctx.audit;
   if (record) {
     record.verb = attrs.verb;

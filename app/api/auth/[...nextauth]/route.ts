@@ -1,9 +1,12 @@
 // next-auth's endpoints (/api/auth/csrf, /callback/token, /session, /signout): sign-in with a bearer token.
+// Requests next-auth would answer with a 500 (a GET of the callback, a body that is not JSON, a bad
+// callbackUrl) are refused first with a 4xx Status (lib/auth/sign-in-guard.ts).
 import NextAuth from "next-auth";
+import { guardSignIn } from "@/lib/auth/sign-in-guard";
 import { authOptions } from "@/lib/server/sign-in";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-const handler = NextAuth(authOptions);
+const handler = guardSignIn(NextAuth(authOptions));
 export { handler as GET, handler as POST };
