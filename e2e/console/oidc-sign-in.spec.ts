@@ -71,7 +71,10 @@ test("a person signs in through the identity provider; RBAC on their mapped grou
   expect(forbidden).toBe(403);
   await page.goto(`/namespaces/${OTHER}/configmaps`);
   await expect(page.getByTestId("resource-row").filter({ hasText: "other-settings" })).toHaveCount(0);
-  await expect(page.getByText(/not allowed|no access|forbidden/i).first()).toBeVisible();
+  const refused = page.getByRole("alert").filter({ hasText: "Your roles do not allow this" });
+  await expect(refused).toContainText('User "ada@example.com" cannot list resource "configmaps"');
+  // ... and offers where their groups' roles do reach.
+  await expect(refused.getByRole("navigation", { name: "Namespaces your roles reach" }).getByRole("link", { name: ALLOWED })).toBeVisible();
 
   // The ID token lives only in the encrypted session cookie: never in the page or in what the session says.
   const sessionJson = await page.evaluate(() => fetch("/api/auth/session").then((r) => r.text()));

@@ -4,7 +4,7 @@
 import { expect, type APIRequestContext } from "@playwright/test";
 import { ADMIN_TOKEN, test } from "./support";
 
-const ENDPOINTS = ["callback/token", "callback/credentials", "callback/nope", "callback", "signin", "signin/token", "signin/nope", "signout", "session", "csrf", "providers", "error", "verify-request", "_log", "nope", "callback/token/extra"];
+const ENDPOINTS = ["callback/token", "callback/oidc", "callback/oidc?code=forged&state=forged", "signin/oidc", "callback/credentials", "callback/nope", "callback", "signin", "signin/token", "signin/nope", "signout", "session", "csrf", "providers", "error", "verify-request", "_log", "nope", "callback/token/extra"];
 const METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH"] as const;
 
 async function csrf(request: APIRequestContext): Promise<string> {

@@ -14,6 +14,12 @@ describe("sign-in guard", () => {
     expect(await signInRefusal(req("/api/auth/callback/token", form("token=t&csrfToken=c")))).toBeUndefined();
   });
 
+  it("lets an OAuth provider's callback come back by GET (the browser returning from the identity provider)", async () => {
+    expect(await signInRefusal(req("/api/auth/callback/oidc?code=c&state=s"), ["oidc"])).toBeUndefined();
+    expect((await signInRefusal(req("/api/auth/callback/token?code=c"), ["oidc"]))?.code).toBe(405);
+    expect((await signInRefusal(req("/api/auth/callback/oidc?code=c"), []))?.code).toBe(405);
+  });
+
   it("refuses a body that says JSON and is not, without quoting it", async () => {
     const refusal = await signInRefusal(req("/api/auth/session", { method: "POST", body: '{"token":"s3cret', headers: { "content-type": "application/json" } }));
     expect(refusal?.code).toBe(400);

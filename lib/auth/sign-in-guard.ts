@@ -1,7 +1,8 @@
 // The sign-in endpoints (next-auth v4 under /api/auth) answer a client's mistake with 4xx, never 5xx: next-auth
 // itself throws (500) on a few requests no browser of ours sends, so those are refused here before it runs:
-//   - GET or HEAD of /api/auth/callback/<provider>: only OAuth providers call back by GET; the token sign-in
-//     is a form POST ("Callback for provider type credentials not supported") → 405, Allow: POST;
+//   - GET or HEAD of /api/auth/callback/<provider> for a provider that is not OAuth: only an OAuth provider
+//     (the organization's OIDC sign-in) calls back by GET; the token sign-in is a form POST ("Callback for
+//     provider type credentials not supported") → 405, Allow: POST;
 //   - a POST whose content type says JSON and whose body is not JSON (next-auth parses it unguarded) → 400;
 //   - a `callbackUrl` (query, body or next-auth's callback-url cookie) that is not a string naming an http(s)
 //     URL (next-auth's config check and redirect callback throw on it) → 400.
@@ -40,12 +41,15 @@ function cookieValues(header: string | null, names: readonly string[]): string[]
 
 const badCallbackUrl = (where: string) => errors.badRequest(`callbackUrl in the ${where} must be a path on this server or an http(s) URL`);
 
-/** Why next-auth must not see `request`, or undefined when it may. */
-export async function signInRefusal(request: Request): Promise<StatusError | undefined> {
+/**
+ * Why next-auth must not see `request`, or undefined when it may. `oauthProviders`: the ids of the providers
+ * whose callback is a GET (the browser coming back from the identity provider).
+ */
+export async function signInRefusal(request: Request, oauthProviders: readonly string[] = []): Promise<StatusError | undefined> {
   const url = new URL(request.url);
-  const [action] = url.pathname.replace(/^\/api\/auth\/?/, "").split("/");
+  const [action, provider] = url.pathname.replace(/^\/api\/auth\/?/, "").split("/");
   const method = request.method.toUpperCase();
-  if (action === "callback" && (method === "GET" || method === "HEAD")) {
+  if (action === "callback" && (method === "GET" || method === "HEAD") && !oauthProviders.includes(provider ?? "")) {
     return new StatusError(405, "MethodNotAllowed", "the sign-in callback takes the sign-in form by POST", {});
   }
   if (url.searchParams.has("callbackUrl") && !isHttpUrl(url.searchParams.get("callbackUrl"), url.origin)) return badCallbackUrl("query");
@@ -68,9 +72,9 @@ export async function signInRefusal(request: Request): Promise<StatusError | und
 }
 
 /** `handler` (next-auth's route handler) behind `signInRefusal`: a refused request gets its Status as JSON. */
-export function guardSignIn<C>(handler: (request: Request, context: C) => Promise<Response> | Response) {
+export function guardSignIn<C>(handler: (request: Request, context: C) => Promise<Response> | Response, oauthProviders: readonly string[] = []) {
   return async (request: Request, context: C): Promise<Response> => {
-    const refusal = await signInRefusal(request);
+    const refusal = await signInRefusal(request, oauthProviders);
     if (!refusal) return handler(request, context);
     const headers: Record<string, string> = { "Content-Type": "application/json", "Cache-Control": "no-store" };
     if (refusal.code === 405) headers.Allow = "POST";
