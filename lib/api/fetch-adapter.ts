@@ -58,6 +58,7 @@ export function toApiRequest(request: Request): ApiRequest {
 function toResponse(request: Request, answer: ApiResponse): Response {
   const headers = new Headers();
   for (const [k, v] of Object.entries(answer.headers)) for (const one of [v].flat()) headers.append(k, one);
+  if (answer.chunks) return new Response(pulled(answer.chunks), { status: answer.status, headers });
   if (!answer.stream) return new Response(answer.body === undefined ? null : typeof answer.body === "string" ? answer.body : new Uint8Array(answer.body), { status: answer.status, headers });
   const source = answer.stream;
   let stop: ((reason?: "cut") => void) | undefined;
@@ -107,6 +108,21 @@ function toResponse(request: Request, answer: ApiResponse): Response {
     },
   }, { highWaterMark: 0, size: (c) => c?.byteLength ?? 0 });
   return new Response(body, { status: answer.status, headers });
+}
+
+/** A chunked body (a list) as a stream that makes the next chunk only when the client reads: bounded memory. */
+function pulled(chunks: Iterable<Buffer>): ReadableStream<Uint8Array> {
+  const iterator = chunks[Symbol.iterator]();
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = iterator.next();
+      if (next.done) controller.close();
+      else controller.enqueue(new Uint8Array(next.value.buffer, next.value.byteOffset, next.value.length));
+    },
+    cancel() {
+      iterator.return?.();
+    },
+  }, { highWaterMark: 0 });
 }
 
 /** A route handler for every method: `export const GET = routeHandler(getRuntime)`. */

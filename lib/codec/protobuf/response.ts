@@ -61,33 +61,51 @@ export function encodeObjectBody(obj: object, typeMeta: TypeMeta, immutable = fa
 /**
  * A list's body: `typeMeta` is the list's (`ConfigMapList`, `PartialObjectMetadataList`), `listMeta` its
  * ListMeta as JSON, `items` each item's message bytes (messageBytes / partialObjectMetadataBytes). Built in
- * one allocation.
+ * one allocation (tests; answers stream `listBodyParts`).
  */
 export function encodeListBody(typeMeta: TypeMeta, listMeta: JsonRecord, items: readonly Uint8Array[]): Buffer {
+  return Buffer.concat([...listBodyParts(typeMeta, listMeta, items.length, (i) => items[i])]);
+}
+
+/**
+ * The same body in parts, for writing as it is made: the envelope and ListMeta, then each item's field header
+ * and its bytes (the kept encoding itself, not a copy), then the envelope's tail. `item(i)` is asked twice per
+ * item (once for the lengths the envelope must state first), so it should return kept bytes or be cheap.
+ */
+export function* listBodyParts(typeMeta: TypeMeta, listMeta: JsonRecord, count: number, item: (i: number) => Uint8Array): Generator<Uint8Array> {
   checkKind(typeMeta.kind);
   const meta = encodeMessage("ListMeta", listMeta);
   let rawLen = 1 + varintSize(meta.length) + meta.length;
-  for (const item of items) rawLen += 1 + varintSize(item.length) + item.length;
+  for (let i = 0; i < count; i++) {
+    const len = item(i).length;
+    rawLen += 1 + varintSize(len) + len;
+  }
   const apiVersion = Buffer.from(typeMeta.apiVersion, "utf8");
   const kind = Buffer.from(typeMeta.kind, "utf8");
   const tmLen = 2 + varintSize(apiVersion.length) + apiVersion.length + varintSize(kind.length) + kind.length;
-  const total = PROTOBUF_MAGIC.length + 1 + varintSize(tmLen) + tmLen + 1 + varintSize(rawLen) + rawLen + 4;
-  const out = Buffer.allocUnsafe(total);
-  let p = PROTOBUF_MAGIC.copy(out, 0);
-  out[p++] = 0x0a; // Unknown.typeMeta
-  p = putVarint(out, p, tmLen);
-  p = putBytesField(out, p, 0x0a, apiVersion); // TypeMeta.apiVersion
-  p = putBytesField(out, p, 0x12, kind); // TypeMeta.kind
-  out[p++] = 0x12; // Unknown.raw
-  p = putVarint(out, p, rawLen);
-  p = putBytesField(out, p, 0x0a, meta); // List.metadata
-  for (const item of items) p = putBytesField(out, p, 0x12, item); // List.items
-  out[p++] = 0x1a; // Unknown.contentEncoding ""
-  out[p++] = 0x00;
-  out[p++] = 0x22; // Unknown.contentType ""
-  out[p++] = 0x00;
-  return out;
+  const head = Buffer.allocUnsafe(PROTOBUF_MAGIC.length + 1 + varintSize(tmLen) + tmLen + 1 + varintSize(rawLen) + 1 + varintSize(meta.length) + meta.length);
+  let p = PROTOBUF_MAGIC.copy(head, 0);
+  head[p++] = 0x0a; // Unknown.typeMeta
+  p = putVarint(head, p, tmLen);
+  p = putBytesField(head, p, 0x0a, apiVersion); // TypeMeta.apiVersion
+  p = putBytesField(head, p, 0x12, kind); // TypeMeta.kind
+  head[p++] = 0x12; // Unknown.raw
+  p = putVarint(head, p, rawLen);
+  putBytesField(head, p, 0x0a, meta); // List.metadata
+  yield head;
+  for (let i = 0; i < count; i++) {
+    const bytes = item(i);
+    const key = Buffer.allocUnsafe(1 + varintSize(bytes.length));
+    key[0] = 0x12; // List.items
+    putVarint(key, 1, bytes.length);
+    yield key;
+    yield bytes;
+  }
+  yield LIST_TAIL;
 }
+
+/** Unknown.contentEncoding "" and Unknown.contentType "". */
+const LIST_TAIL = Buffer.from([0x1a, 0x00, 0x22, 0x00]);
 
 /** A length-delimited field: its tag byte, the length, the bytes; returns the position after it. */
 function putBytesField(out: Buffer, p: number, tag: number, data: Uint8Array): number {
