@@ -3,6 +3,7 @@ import { PROTOBUF_MEDIA_TYPE } from "../codec/protobuf/magic";
 import { errors, isStatusError, StatusError } from "../status";
 import { parseQuery } from "../request/url-escapes";
 import { handleApi } from "./chain";
+import { CHUNK_BYTES } from "./encode/chunked-body";
 import { statusResponse } from "./encode/status";
 import type { ApiRequest, ApiResponse, ApiRuntime } from "./types";
 
@@ -65,6 +66,9 @@ function toResponse(request: Request, answer: ApiResponse): Response {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let ended = false;
   let untrack = () => {};
+  // Initial events that wait for the client to read (WatchSink.ready): settled by its next read, or the end.
+  let waiting: (() => void)[] = [];
+  const wake = () => { const w = waiting; waiting = []; for (const r of w) r(); };
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       let written = 0;
@@ -74,6 +78,7 @@ function toResponse(request: Request, answer: ApiResponse): Response {
         ended = true;
         clearTimeout(timer);
         untrack();
+        wake();
         const dropped = cut || backlog() >= MAX_WATCH_BACKLOG_BYTES;
         stop?.(dropped ? "cut" : undefined);
         try {
@@ -97,10 +102,15 @@ function toResponse(request: Request, answer: ApiResponse): Response {
           return (controller.desiredSize ?? 0) > -MAX_WATCH_BACKLOG_BYTES;
         },
         close: () => queueMicrotask(() => end()),
+        ready: () => (ended || backlog() <= CHUNK_BYTES ? undefined : new Promise<void>((resolve) => waiting.push(resolve))),
       });
       if (ended) stop();
     },
+    pull() {
+      wake();
+    },
     cancel() {
+      wake();
       ended = true;
       clearTimeout(timer);
       untrack();

@@ -10,6 +10,7 @@ import { constants as h2, type Http2ServerRequest, type Http2ServerResponse } fr
 import { errors, isStatusError } from "../status";
 import { parseQuery } from "../request/url-escapes";
 import { handleApi } from "./chain";
+import { CHUNK_BYTES } from "./encode/chunked-body";
 import { statusResponse } from "./encode/status";
 import type { ApiRequest, ApiResponse, ApiRuntime } from "./types";
 /** A watcher whose unsent bytes exceed this is closed; its client re-watches from its last revision. */
@@ -148,6 +149,7 @@ export function writeApiResponse(req: NodeRequest, response: NodeResponse, answe
   // The client may have gone while the request was authorized and admitted: its `close` has passed already,
   // so the watch is started (its seat, audit and metrics are settled by stopping it) and stopped at once.
   const gone = clientGone(req, response);
+  let drained: Promise<void> | undefined;
   stop = stream.start({
     send: (chunk) => {
       if (ended) return false;
@@ -156,6 +158,18 @@ export function writeApiResponse(req: NodeRequest, response: NodeResponse, answe
       return res.writableLength <= MAX_WATCH_BACKLOG_BYTES;
     },
     close: () => queueMicrotask(() => end()),
+    // Initial events wait while more than a chunk is unsent, until the response drains (or the watch ends).
+    ready: () => {
+      if (ended || res.writableLength <= CHUNK_BYTES) return undefined;
+      return (drained ??= new Promise<void>((resolve) => {
+        const done = () => { drained = undefined; w.off("drain", done); w.off("close", done); clearInterval(poll); resolve(); };
+        const w = res as unknown as Writer & { off(e: string, l: () => void): unknown; once(e: string, l: () => void): unknown };
+        w.once("drain", done);
+        w.once("close", done);
+        // end() may come from the timer without a close event on a kept-alive connection.
+        const poll = setInterval(() => { if (ended) done(); }, 1000);
+      }));
+    },
   });
   if (ended) stop();
   else if (gone) end();

@@ -10,6 +10,13 @@ export interface WatchSink {
   /** Write one chunk; false when the consumer is too far behind (the watcher is then closed). */
   send(chunk: Buffer): boolean;
   close(): void;
+  /**
+   * Undefined while the consumer keeps up; otherwise a promise that settles once it has taken what waits for
+   * it (or gone). A watch's initial events wait on it, so a large initial state is written as the client reads
+   * it, never buffered whole; events that happen meanwhile wait in the watcher's queue. Without it, every
+   * initial event is sent at once.
+   */
+  ready?(): Promise<void> | undefined;
 }
 
 export interface WatchSpec {

@@ -33,7 +33,7 @@ describe("a list answer in chunks", () => {
     const configMaps = kindByPlural("configmaps")!;
     const items = Array.from({ length: 2000 }, (_, i) => {
       const object = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: `cm-${String(i).padStart(5, "0")}`, namespace: "big", resourceVersion: String(i + 1) }, data: { v: "x".repeat(500) } } as KubeObject;
-      return { key: { resource: "configmaps", namespace: "big", name: object.metadata.name }, rev: i + 1, json: JSON.stringify(object), object };
+      return { key: { resource: "configmaps", namespace: "big", name: String(object.metadata.name) }, rev: i + 1, json: JSON.stringify(object), object };
     });
     const res = listResponse({ kind: configMaps, resourceVersion: "2000", items }, { media: "json", pretty: false }, false, "Metadata");
     const chunks = [...res.chunks!];
