@@ -3,7 +3,9 @@
 // server holding a bounded buffer (its resident memory barely moves, where the whole answers would be over
 // 100 MB), and each still gets its whole, correct list when it reads on. A WatchList (sendInitialEvents) of the
 // same objects whose client pauses gets every initial event and its bookmark, where the server used to cut it
-// off at the 8 MiB watch backlog.
+// off at the 8 MiB watch backlog. Overload is refused, not fatal (item 4): beyond the memory budget for list
+// answers in flight (LIST_MEMORY_BUDGET_BYTES) a full list gets kube's 429 with Retry-After, while pages,
+// GETs and watches keep being served.
 import { mkdtemp } from "node:fs/promises";
 import http2 from "node:http2";
 import os from "node:os";
@@ -15,7 +17,7 @@ import { openEnvelope } from "../../lib/codec/protobuf/fixtures/envelope";
 import { kindByPlural, kinds } from "../../lib/kinds";
 import { Registry } from "../../lib/registry/registry";
 import { openStore } from "../../lib/storage";
-import { sleep } from "./cluster";
+import { openWatch, sleep } from "./cluster";
 import { startServer, stopAll, type Server } from "./harness";
 
 const NS = "big";
@@ -26,6 +28,7 @@ const VALUE = "v".repeat(1400);
 const LIST = `/api/v1/namespaces/${NS}/configmaps`;
 const PROTOBUF = "application/vnd.kubernetes.protobuf";
 const TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io";
+const BUDGET = 4_500_000;
 let server: Server;
 
 /** The ConfigMaps written through the registry over the store on the server's data directory, before it starts. */
@@ -52,7 +55,8 @@ async function seed(dataDir: string): Promise<void> {
 beforeAll(async () => {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "cluster-core-list-streaming-"));
   await seed(dataDir);
-  server = await startServer({ dataDir });
+  // Room for four full lists in flight (each counts 1 MB: its objects' bytes, capped as a streamed answer).
+  server = await startServer({ dataDir, env: { LIST_MEMORY_BUDGET_BYTES: String(BUDGET) } });
 }, 600_000);
 afterAll(stopAll);
 
@@ -226,5 +230,37 @@ describe("a large list with slow readers", () => {
     expect(added).toHaveLength(ITEMS);
     const end = events.findIndex((e) => e.type === "BOOKMARK" && e.object.metadata.annotations?.["k8s.io/initial-events-end"] === "true");
     expect(end).toBe(ITEMS);
+  });
+
+  test("beyond the memory budget a full list gets 429 with Retry-After; pages, GETs and watches are still served", async () => {
+    const readers = await Promise.all([0, 1, 2, 3].map(() => slowHttp1(LIST, "application/json", 1 << 20)));
+    const refused = await server.request("GET", LIST);
+    expect(refused.status).toBe(429);
+    expect(refused.headers["retry-after"]).toBe("1");
+    expect(refused.body).toMatchObject({ kind: "Status", apiVersion: "v1", status: "Failure", reason: "TooManyRequests", code: 429, message: "Too many requests, please try again later.", details: { retryAfterSeconds: 1 } });
+
+    const page = await server.request("GET", `${LIST}?limit=10`);
+    expect(page.status).toBe(200);
+    expect(page.body.items).toHaveLength(10);
+    expect(page.body.metadata.continue).toBeTruthy();
+    expect((await server.request("GET", `${LIST}/cm-00042`)).status).toBe(200);
+    const watch = await openWatch(server, `${LIST}?watch=true&resourceVersion=${page.body.metadata.resourceVersion}`);
+    try {
+      expect(watch.status).toBe(200);
+      expect((await server.request("POST", LIST, { body: { metadata: { name: "during-overload" } } })).status).toBe(201);
+      await watch.waitForEvent((e) => e.type === "ADDED" && e.object.metadata.name === "during-overload", 20_000);
+    } finally {
+      watch.close();
+    }
+
+    // The paused clients still get their whole lists, and once they are written a full list fits again.
+    for (const a of await Promise.all(readers.map((r) => r.finish()))) {
+      expect(a.status).toBe(200);
+      expect(JSON.parse(a.body.toString()).items.length).toBeGreaterThanOrEqual(ITEMS);
+    }
+    const again = await server.request("GET", LIST);
+    expect(again.status).toBe(200);
+    expect(again.body.items.length).toBe(ITEMS + 1);
+    expect((await server.request("DELETE", `${LIST}/during-overload`)).status).toBe(200);
   });
 });

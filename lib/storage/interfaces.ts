@@ -86,6 +86,8 @@ export interface ObjectStore {
   scan(resource: string, range: ListRange, visit: (o: StoredObject) => boolean): number;
   /** Every current object of every resource. */
   allObjects(): IterableIterator<StoredObject>;
+  /** How many objects of `resource` there are now and their serialised bytes (flow control weighs lists by it). */
+  size(resource: string): { objects: number; bytes: number };
   /** Catch up with the store's latest revision (a write acknowledged by another process is then visible). */
   catchUp(): Promise<void>;
   /** Resolves true once `rev` is applied here, false after `timeoutMs`. */
