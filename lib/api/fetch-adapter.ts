@@ -56,7 +56,8 @@ export function toApiRequest(request: Request): ApiRequest {
   };
 }
 
-function toResponse(request: Request, answer: ApiResponse): Response {
+/** An answer as a fetch Response (a chunked body pulled as the client reads, a watch streamed). */
+export function toResponse(request: Request, answer: ApiResponse): Response {
   const headers = new Headers();
   for (const [k, v] of Object.entries(answer.headers)) for (const one of [v].flat()) headers.append(k, one);
   if (answer.chunks) return new Response(pulled(answer.chunks), { status: answer.status, headers });
