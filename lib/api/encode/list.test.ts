@@ -42,6 +42,11 @@ describe("a list answer in chunks", () => {
     const whole = JSON.parse(Buffer.concat(chunks).toString());
     expect(whole.items).toHaveLength(2000);
     expect(whole.items[1999].metadata.name).toBe("cm-01999");
+
+    const protobuf = [...listResponse({ kind: configMaps, resourceVersion: "2000", items }, { media: "protobuf", pretty: false }, false, "Metadata").chunks!];
+    expect(protobuf.length).toBeGreaterThan(10);
+    for (const c of protobuf.slice(0, -1)) expect(c.length).toBeLessThanOrEqual(CHUNK_BYTES);
+    expect(Buffer.concat(protobuf).subarray(0, 4).toString("latin1")).toBe("k8s\u0000");
   });
 
   test("a conversion that fails is refused before any byte (a Status, not a cut answer)", () => {

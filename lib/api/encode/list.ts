@@ -2,14 +2,14 @@
 // re-stringify), the kept protobuf encodings passed on, or a Table or PartialObjectMetadataList made row by
 // row; never assembled whole. What the list holds (its snapshot of the cache's objects, its continue token,
 // its remaining count) is decided before the answer is returned, so nothing can fail after the head.
-import { listBodyParts, messageBytes, partialObjectMetadataBytes } from "../../codec/protobuf";
+import { listBodyChunks, messageBytes, partialObjectMetadataBytes } from "../../codec/protobuf";
 import { apiVersionOf } from "../../kinds";
 import type { KubeObject } from "../../kinds/types";
 import type { ListAnswer } from "../../registry/registry";
 import { errors } from "../../status";
 import type { OutputFormat } from "../media";
 import type { ApiResponse } from "../types";
-import { inChunks, jsonWithArray, yamlWithArray } from "./chunked-body";
+import { CHUNK_BYTES, inChunks, jsonWithArray, yamlWithArray } from "./chunked-body";
 import { goPackage } from "./metadata";
 import { servedAs } from "./object";
 import { columnDefinitions, partialMetadata, tableRow, type IncludeObject } from "./table";
@@ -32,7 +32,18 @@ export function listResponse(answer: ListAnswer, format: OutputFormat, pretty: b
   if (format.as === "PartialObjectMetadata") {
     throw errors.conversionNotAcceptable(`you requested PartialObjectMetadata, but the requested object is a list (*${goPackage(apiVersionOf(kind))}.${kind.kind}List)`);
   }
-  return { status: 200, headers, chunks: primed(inChunks(listPieces(answer, format, pretty, include))) };
+  const chunks = format.media === "protobuf" ? protobufChunks(answer, format) : inChunks(listPieces(answer, format, pretty, include));
+  return { status: 200, headers, chunks: primed(chunks) };
+}
+
+/** List items carry no type meta in protobuf, and the store's objects keep their encodings: a list is copies. */
+function protobufChunks(answer: ListAnswer, format: OutputFormat): Generator<Buffer> {
+  const { kind, items } = answer;
+  const meta = listMeta(answer);
+  const version = format.asVersion ?? "v1";
+  return format.as === "PartialObjectMetadataList"
+    ? listBodyChunks({ apiVersion: `meta.k8s.io/${version}`, kind: "PartialObjectMetadataList" }, meta, items.length, (i) => partialObjectMetadataBytes(items[i].object, true), CHUNK_BYTES)
+    : listBodyChunks({ apiVersion: apiVersionOf(kind), kind: `${kind.kind}List` }, meta, items.length, (i) => messageBytes(kind.kind, items[i].object, true), CHUNK_BYTES);
 }
 
 /**
@@ -54,16 +65,10 @@ function primed(chunks: Generator<Buffer>): Iterable<Buffer> {
   };
 }
 
-function listPieces(answer: ListAnswer, format: OutputFormat, pretty: boolean, include: IncludeObject): Iterable<string | Uint8Array> {
+function listPieces(answer: ListAnswer, format: OutputFormat, pretty: boolean, include: IncludeObject): Iterable<string> {
   const { kind, items } = answer;
   const meta = listMeta(answer);
   const version = format.asVersion ?? "v1";
-  if (format.media === "protobuf") {
-    // List items carry no type meta in protobuf, and the store's objects keep their encodings: a list is copies.
-    return format.as === "PartialObjectMetadataList"
-      ? listBodyParts({ apiVersion: `meta.k8s.io/${version}`, kind: "PartialObjectMetadataList" }, meta, items.length, (i) => partialObjectMetadataBytes(items[i].object, true))
-      : listBodyParts({ apiVersion: apiVersionOf(kind), kind: `${kind.kind}List` }, meta, items.length, (i) => messageBytes(kind.kind, items[i].object, true));
-  }
   // Objects of a kind another group also serves are answered in the apiVersion of the group asked.
   const object = kind.servedFrom ? (o: KubeObject) => servedAs(kind, o) ?? o : (o: KubeObject) => o;
   const write = (head: Record<string, unknown>, key: string, values: Iterable<unknown>, json?: Iterable<string>) =>

@@ -61,18 +61,18 @@ export function encodeObjectBody(obj: object, typeMeta: TypeMeta, immutable = fa
 /**
  * A list's body: `typeMeta` is the list's (`ConfigMapList`, `PartialObjectMetadataList`), `listMeta` its
  * ListMeta as JSON, `items` each item's message bytes (messageBytes / partialObjectMetadataBytes). Built in
- * one allocation (tests; answers stream `listBodyParts`).
+ * one allocation (tests; answers stream `listBodyChunks`).
  */
 export function encodeListBody(typeMeta: TypeMeta, listMeta: JsonRecord, items: readonly Uint8Array[]): Buffer {
-  return Buffer.concat([...listBodyParts(typeMeta, listMeta, items.length, (i) => items[i])]);
+  return Buffer.concat([...listBodyChunks(typeMeta, listMeta, items.length, (i) => items[i])]);
 }
 
 /**
- * The same body in parts, for writing as it is made: the envelope and ListMeta, then each item's field header
- * and its bytes (the kept encoding itself, not a copy), then the envelope's tail. `item(i)` is asked twice per
- * item (once for the lengths the envelope must state first), so it should return kept bytes or be cheap.
+ * The same body in chunks of about `chunkBytes`, for answers written as they are made: the envelope and
+ * ListMeta, each item's field header and bytes copied in, then the envelope's tail. `item(i)` is asked twice
+ * per item (once for the lengths the envelope must state first), so it should return kept bytes.
  */
-export function* listBodyParts(typeMeta: TypeMeta, listMeta: JsonRecord, count: number, item: (i: number) => Uint8Array): Generator<Uint8Array> {
+export function* listBodyChunks(typeMeta: TypeMeta, listMeta: JsonRecord, count: number, item: (i: number) => Uint8Array, chunkBytes = 64 * 1024): Generator<Buffer> {
   checkKind(typeMeta.kind);
   const meta = encodeMessage("ListMeta", listMeta);
   let rawLen = 1 + varintSize(meta.length) + meta.length;
@@ -83,25 +83,33 @@ export function* listBodyParts(typeMeta: TypeMeta, listMeta: JsonRecord, count: 
   const apiVersion = Buffer.from(typeMeta.apiVersion, "utf8");
   const kind = Buffer.from(typeMeta.kind, "utf8");
   const tmLen = 2 + varintSize(apiVersion.length) + apiVersion.length + varintSize(kind.length) + kind.length;
-  const head = Buffer.allocUnsafe(PROTOBUF_MAGIC.length + 1 + varintSize(tmLen) + tmLen + 1 + varintSize(rawLen) + 1 + varintSize(meta.length) + meta.length);
-  let p = PROTOBUF_MAGIC.copy(head, 0);
-  head[p++] = 0x0a; // Unknown.typeMeta
-  p = putVarint(head, p, tmLen);
-  p = putBytesField(head, p, 0x0a, apiVersion); // TypeMeta.apiVersion
-  p = putBytesField(head, p, 0x12, kind); // TypeMeta.kind
-  head[p++] = 0x12; // Unknown.raw
-  p = putVarint(head, p, rawLen);
-  putBytesField(head, p, 0x0a, meta); // List.metadata
-  yield head;
+  const headLen = PROTOBUF_MAGIC.length + 1 + varintSize(tmLen) + tmLen + 1 + varintSize(rawLen) + 1 + varintSize(meta.length) + meta.length;
+  let out = Buffer.allocUnsafe(Math.max(chunkBytes, headLen + LIST_TAIL.length));
+  let p = PROTOBUF_MAGIC.copy(out, 0);
+  out[p++] = 0x0a; // Unknown.typeMeta
+  p = putVarint(out, p, tmLen);
+  p = putBytesField(out, p, 0x0a, apiVersion); // TypeMeta.apiVersion
+  p = putBytesField(out, p, 0x12, kind); // TypeMeta.kind
+  out[p++] = 0x12; // Unknown.raw
+  p = putVarint(out, p, rawLen);
+  p = putBytesField(out, p, 0x0a, meta); // List.metadata
   for (let i = 0; i < count; i++) {
     const bytes = item(i);
-    const key = Buffer.allocUnsafe(1 + varintSize(bytes.length));
-    key[0] = 0x12; // List.items
-    putVarint(key, 1, bytes.length);
-    yield key;
-    yield bytes;
+    const need = 1 + varintSize(bytes.length) + bytes.length;
+    if (p + need > out.length) {
+      yield out.subarray(0, p);
+      out = Buffer.allocUnsafe(Math.max(chunkBytes, need + LIST_TAIL.length));
+      p = 0;
+    }
+    p = putBytesField(out, p, 0x12, bytes); // List.items
   }
-  yield LIST_TAIL;
+  if (p + LIST_TAIL.length > out.length) {
+    yield out.subarray(0, p);
+    out = Buffer.allocUnsafe(LIST_TAIL.length);
+    p = 0;
+  }
+  p += LIST_TAIL.copy(out, p);
+  yield out.subarray(0, p);
 }
 
 /** Unknown.contentEncoding "" and Unknown.contentType "". */
