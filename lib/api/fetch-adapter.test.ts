@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { REQUEST_TARGET_HEADER, toApiRequest } from "./fetch-adapter";
+import { REQUEST_TARGET_HEADER, toApiRequest, toResponse } from "./fetch-adapter";
 
 describe("the request target of a Next.js route handler", () => {
   it("is the one the front door received, not the WHATWG-resolved URL", () => {
@@ -16,5 +16,47 @@ describe("the request target of a Next.js route handler", () => {
     const api = toApiRequest(new Request("https://localhost/api/v1/namespaces/x/pods/%ff%fe?watch=1"));
     expect(api.path).toBe("/api/v1/namespaces/x/pods/%ff%fe");
     expect(api.query.get("watch")).toBe("1");
+  });
+});
+
+describe("a chunked answer (a list) through a Next.js route handler", () => {
+  function counted(total: number) {
+    const state = { made: 0, finished: false };
+    function* chunks() {
+      try {
+        for (let i = 0; i < total; i++) { state.made++; yield Buffer.from(`chunk ${i};`); }
+      } finally {
+        state.finished = true;
+      }
+    }
+    return { state, chunks: chunks() };
+  }
+
+  it("makes a chunk only when the client reads one, and the whole body when it reads on", async () => {
+    const { state, chunks } = counted(1000);
+    const res = toResponse(new Request("https://localhost/api/v1/configmaps"), { status: 200, headers: { "content-type": "application/json" }, chunks });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    await reader.read();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(state.made).toBeLessThanOrEqual(2); // a client that stops reading holds about one chunk
+    let text = "chunk 0;";
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += Buffer.from(value).toString();
+    }
+    expect(text).toBe(Array.from({ length: 1000 }, (_, i) => `chunk ${i};`).join(""));
+    expect(state.finished).toBe(true);
+  });
+
+  it("stops making chunks when the client goes", async () => {
+    const { state, chunks } = counted(1000);
+    const res = toResponse(new Request("https://localhost/api/v1/configmaps"), { status: 200, headers: {}, chunks });
+    const reader = res.body!.getReader();
+    await reader.read();
+    await reader.cancel();
+    expect(state.finished).toBe(true);
+    expect(state.made).toBeLessThanOrEqual(2);
   });
 });

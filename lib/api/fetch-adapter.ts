@@ -3,6 +3,7 @@ import { PROTOBUF_MEDIA_TYPE } from "../codec/protobuf/magic";
 import { errors, isStatusError, StatusError } from "../status";
 import { parseQuery } from "../request/url-escapes";
 import { handleApi } from "./chain";
+import { CHUNK_BYTES } from "./encode/chunked-body";
 import { statusResponse } from "./encode/status";
 import type { ApiRequest, ApiResponse, ApiRuntime } from "./types";
 
@@ -55,15 +56,20 @@ export function toApiRequest(request: Request): ApiRequest {
   };
 }
 
-function toResponse(request: Request, answer: ApiResponse): Response {
+/** An answer as a fetch Response (a chunked body pulled as the client reads, a watch streamed). */
+export function toResponse(request: Request, answer: ApiResponse): Response {
   const headers = new Headers();
   for (const [k, v] of Object.entries(answer.headers)) for (const one of [v].flat()) headers.append(k, one);
+  if (answer.chunks) return new Response(pulled(answer.chunks), { status: answer.status, headers });
   if (!answer.stream) return new Response(answer.body === undefined ? null : typeof answer.body === "string" ? answer.body : new Uint8Array(answer.body), { status: answer.status, headers });
   const source = answer.stream;
   let stop: ((reason?: "cut") => void) | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let ended = false;
   let untrack = () => {};
+  // Initial events that wait for the client to read (WatchSink.ready): settled by its next read, or the end.
+  let waiting: (() => void)[] = [];
+  const wake = () => { const w = waiting; waiting = []; for (const r of w) r(); };
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       let written = 0;
@@ -73,6 +79,7 @@ function toResponse(request: Request, answer: ApiResponse): Response {
         ended = true;
         clearTimeout(timer);
         untrack();
+        wake();
         const dropped = cut || backlog() >= MAX_WATCH_BACKLOG_BYTES;
         stop?.(dropped ? "cut" : undefined);
         try {
@@ -96,10 +103,15 @@ function toResponse(request: Request, answer: ApiResponse): Response {
           return (controller.desiredSize ?? 0) > -MAX_WATCH_BACKLOG_BYTES;
         },
         close: () => queueMicrotask(() => end()),
+        ready: () => (ended || backlog() <= CHUNK_BYTES ? undefined : new Promise<void>((resolve) => waiting.push(resolve))),
       });
       if (ended) stop();
     },
+    pull() {
+      wake();
+    },
     cancel() {
+      wake();
       ended = true;
       clearTimeout(timer);
       untrack();
@@ -107,6 +119,21 @@ function toResponse(request: Request, answer: ApiResponse): Response {
     },
   }, { highWaterMark: 0, size: (c) => c?.byteLength ?? 0 });
   return new Response(body, { status: answer.status, headers });
+}
+
+/** A chunked body (a list) as a stream that makes the next chunk only when the client reads: bounded memory. */
+function pulled(chunks: Iterable<Buffer>): ReadableStream<Uint8Array> {
+  const iterator = chunks[Symbol.iterator]();
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = iterator.next();
+      if (next.done) controller.close();
+      else controller.enqueue(new Uint8Array(next.value.buffer, next.value.byteOffset, next.value.length));
+    },
+    cancel() {
+      iterator.return?.();
+    },
+  }, { highWaterMark: 0 });
 }
 
 /** A route handler for every method: `export const GET = routeHandler(getRuntime)`. */

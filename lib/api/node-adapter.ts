@@ -10,6 +10,7 @@ import { constants as h2, type Http2ServerRequest, type Http2ServerResponse } fr
 import { errors, isStatusError } from "../status";
 import { parseQuery } from "../request/url-escapes";
 import { handleApi } from "./chain";
+import { CHUNK_BYTES } from "./encode/chunked-body";
 import { statusResponse } from "./encode/status";
 import type { ApiRequest, ApiResponse, ApiRuntime } from "./types";
 /** A watcher whose unsent bytes exceed this is closed; its client re-watches from its last revision. */
@@ -105,6 +106,11 @@ export function toApiRequest(req: NodeRequest): ApiRequest {
 export function writeApiResponse(req: NodeRequest, response: NodeResponse, answer: ApiResponse): void {
   const res = response as unknown as Writer;
   const http2 = isHttp2(req);
+  if (answer.chunks) {
+    res.writeHead(answer.status, answer.headers);
+    void writeChunks(req, response, answer.chunks);
+    return;
+  }
   if (!answer.stream) {
     // HTTP/1.1: a client may still be sending the oversized body, so the connection goes. HTTP/2 resets
     // only the stream once the answer is out (the compat layer does), and may not send `Connection`.
@@ -142,7 +148,8 @@ export function writeApiResponse(req: NodeRequest, response: NodeResponse, answe
   res.on("close", () => end());
   // The client may have gone while the request was authorized and admitted: its `close` has passed already,
   // so the watch is started (its seat, audit and metrics are settled by stopping it) and stopped at once.
-  const gone = http2 ? (response as Http2ServerResponse).stream.destroyed || (response as Http2ServerResponse).stream.closed : (response as ServerResponse).destroyed || !!req.socket?.destroyed;
+  const gone = clientGone(req, response);
+  let drained: Promise<void> | undefined;
   stop = stream.start({
     send: (chunk) => {
       if (ended) return false;
@@ -151,9 +158,65 @@ export function writeApiResponse(req: NodeRequest, response: NodeResponse, answe
       return res.writableLength <= MAX_WATCH_BACKLOG_BYTES;
     },
     close: () => queueMicrotask(() => end()),
+    // Initial events wait while more than a chunk is unsent, until the response drains (or the watch ends).
+    ready: () => {
+      if (ended || res.writableLength <= CHUNK_BYTES) return undefined;
+      return (drained ??= new Promise<void>((resolve) => {
+        const done = () => { drained = undefined; w.off("drain", done); w.off("close", done); clearInterval(poll); resolve(); };
+        const w = res as unknown as Writer & { off(e: string, l: () => void): unknown; once(e: string, l: () => void): unknown };
+        w.once("drain", done);
+        w.once("close", done);
+        // end() may come from the timer without a close event on a kept-alive connection.
+        const poll = setInterval(() => { if (ended) done(); }, 1000);
+      }));
+    },
   });
   if (ended) stop();
   else if (gone) end();
+}
+
+/** Whether the client went (its connection closed, or its HTTP/2 stream reset). */
+function clientGone(req: NodeRequest, response: NodeResponse): boolean {
+  if (isHttp2(req)) {
+    const stream = (response as Http2ServerResponse).stream;
+    return stream.destroyed || stream.closed;
+  }
+  return (response as ServerResponse).destroyed || !!req.socket?.destroyed;
+}
+
+/**
+ * A chunked body (a list) written as the client takes it: the next chunk is made only once the response's
+ * buffer has drained, so a slow reader holds about one chunk plus the socket's buffers, never the whole answer.
+ * A client that goes stops the writing; a chunk that throws (nothing should, by then) cuts the connection.
+ */
+async function writeChunks(req: NodeRequest, response: NodeResponse, chunks: Iterable<Buffer>): Promise<void> {
+  const res = response as unknown as Writer & { once(event: "drain" | "close", listener: () => void): unknown; off(event: "drain" | "close", listener: () => void): unknown; destroyed?: boolean };
+  let gone = clientGone(req, response);
+  const onClose = () => { gone = true; };
+  res.on("close", onClose);
+  const iterator = chunks[Symbol.iterator]();
+  try {
+    for (;;) {
+      const next = iterator.next();
+      if (next.done) break;
+      if (gone) return;
+      if (!res.write(next.value)) {
+        if (clientGone(req, response)) return;
+        await new Promise<void>((resolve) => {
+          const done = () => { res.off("drain", done); res.off("close", done); resolve(); };
+          res.once("drain", done);
+          res.once("close", done);
+        });
+        if (gone) return;
+      }
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  } finally {
+    res.off("close", onClose);
+    iterator.return?.();
+  }
 }
 
 export function nodeApiHandler(runtime: () => Promise<ApiRuntime>) {

@@ -39,6 +39,12 @@ export interface ApiResponse {
   status: number;
   headers: Record<string, string | string[]>;
   body?: string | Buffer;
+  /**
+   * A body written as it is made (a list): the adapters ask for the next chunk only once the client has taken
+   * the previous ones, so a slow reader holds a bounded buffer, never the whole answer. Everything that can
+   * fail is decided before the answer is returned; a chunk that still throws cuts the connection.
+   */
+  chunks?: Iterable<Buffer>;
   stream?: WatchStream;
 }
 

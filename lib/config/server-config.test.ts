@@ -36,7 +36,7 @@ describe("loadServerConfig", () => {
       SERVICE_CLUSTER_IP_RANGE: "10.0.0.0/24", SERVICE_NODE_PORT_RANGE: "31000-31009", EVENT_TTL_SECONDS: "600",
       MAX_REQUESTS_INFLIGHT: "800", MAX_MUTATING_REQUESTS_INFLIGHT: "0", REQUEST_TIMEOUT_SECONDS: "30",
       HISTORY_REVISIONS: "10", HISTORY_DAYS: "0", SERVICE_ACCOUNT_SIGNING_KEY_FILE: "/etc/cc/sa.key",
-      ADVERTISE_ADDRESS: "10.1.2.3", IDENTITY_LEASE_DURATION_SECONDS: "5",
+      ADVERTISE_ADDRESS: "10.1.2.3", IDENTITY_LEASE_DURATION_SECONDS: "5", LIST_MEMORY_BUDGET_BYTES: "1048576",
     });
     expect(c).toEqual({
       port: 8443, host: "127.0.0.1", dataDir: "/srv/cc", databaseUrl: "postgresql://u@localhost/cc",
@@ -45,7 +45,7 @@ describe("loadServerConfig", () => {
       serviceClusterIPRange: "10.0.0.0/24", serviceNodePortRange: { base: 31000, size: 10 }, eventTTLSeconds: 600,
       maxRequestsInflight: 800, maxMutatingRequestsInflight: 0, requestTimeoutSeconds: 30,
       historyRevisions: 10, historyDays: 0, serviceAccountSigningKeyFile: "/etc/cc/sa.key",
-      advertiseAddress: "10.1.2.3", identityLeaseDurationSeconds: 5,
+      advertiseAddress: "10.1.2.3", identityLeaseDurationSeconds: 5, listMemoryBudgetBytes: 1048576,
     });
     expect(() => loadServerConfig({ HISTORY_REVISIONS: "0" })).toThrow(/HISTORY_REVISIONS/);
     expect(() => loadServerConfig({ HISTORY_DAYS: "-1" })).toThrow(/HISTORY_DAYS/);
@@ -54,7 +54,9 @@ describe("loadServerConfig", () => {
   it("defaults the flow-control settings as kube-apiserver does and names a bad one", () => {
     const c = loadServerConfig({});
     expect([c.maxRequestsInflight, c.maxMutatingRequestsInflight, c.requestTimeoutSeconds]).toEqual([400, 200, 60]);
+    expect(c.listMemoryBudgetBytes).toBe(512 * 2 ** 20);
     expect(() => loadServerConfig({ MAX_REQUESTS_INFLIGHT: "-1" })).toThrow(/MAX_REQUESTS_INFLIGHT/);
+    expect(() => loadServerConfig({ LIST_MEMORY_BUDGET_BYTES: "0" })).toThrow(/LIST_MEMORY_BUDGET_BYTES/);
     expect(() => loadServerConfig({ REQUEST_TIMEOUT_SECONDS: "0" })).toThrow(/REQUEST_TIMEOUT_SECONDS/);
   });
 

@@ -52,6 +52,11 @@ export interface ServerConfig {
   /** Deadline of a request that is not long-running (REQUEST_TIMEOUT_SECONDS). Default 60. */
   requestTimeoutSeconds: number;
   /**
+   * Bytes that list answers in flight may hold at once (LIST_MEMORY_BUDGET_BYTES; each list counts its objects'
+   * bytes up to 1 MB, as kube's APF for streamed lists). Default 512 MiB; beyond it a list is refused with 429.
+   */
+  listMemoryBudgetBytes: number;
+  /**
    * The address the `kubernetes` Endpoints list for this replica (ADVERTISE_ADDRESS, kube-apiserver's
    * --advertise-address). Unset: HOST if it is a reachable address, else the host's default-route address.
    */
@@ -99,6 +104,7 @@ export const DEFAULT_SERVICE_CLUSTER_IP_RANGE = "10.96.0.0/12";
 export const DEFAULT_SERVICE_NODE_PORT_RANGE = "30000-32767";
 export const DEFAULT_EVENT_TTL_SECONDS = 3600;
 export const DEFAULT_MAX_REQUESTS_INFLIGHT = 400;
+export const DEFAULT_LIST_MEMORY_BUDGET_BYTES = 512 * 2 ** 20;
 export const DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT = 200;
 export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 60;
 export const DEFAULT_IDENTITY_LEASE_DURATION_SECONDS = 15;
@@ -246,6 +252,7 @@ export function loadServerConfig(env: Env = process.env): ServerConfig {
     maxRequestsInflight: DEFAULT_MAX_REQUESTS_INFLIGHT,
     maxMutatingRequestsInflight: DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
     requestTimeoutSeconds: DEFAULT_REQUEST_TIMEOUT_SECONDS,
+    listMemoryBudgetBytes: DEFAULT_LIST_MEMORY_BUDGET_BYTES,
     identityLeaseDurationSeconds: DEFAULT_IDENTITY_LEASE_DURATION_SECONDS,
   };
   if (adminToken !== undefined) config.adminToken = adminToken;
@@ -261,6 +268,8 @@ export function loadServerConfig(env: Env = process.env): ServerConfig {
   config.maxMutatingRequestsInflight = inflight("MAX_MUTATING_REQUESTS_INFLIGHT", DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT);
   const timeout = read(env, "REQUEST_TIMEOUT_SECONDS");
   config.requestTimeoutSeconds = timeout === undefined ? DEFAULT_REQUEST_TIMEOUT_SECONDS : parseInteger("REQUEST_TIMEOUT_SECONDS", timeout, 1, 24 * 3600);
+  const budget = read(env, "LIST_MEMORY_BUDGET_BYTES");
+  if (budget !== undefined) config.listMemoryBudgetBytes = parseInteger("LIST_MEMORY_BUDGET_BYTES", budget, 1, Number.MAX_SAFE_INTEGER);
   const advertise = read(env, "ADVERTISE_ADDRESS");
   if (advertise !== undefined) config.advertiseAddress = parseAdvertiseAddress(advertise);
   const leaseSeconds = read(env, "IDENTITY_LEASE_DURATION_SECONDS");

@@ -5,6 +5,7 @@
 // out, is answered 429 with Retry-After. Long-running requests (watches) take no seat: they are counted per
 // user and capped apart.
 import { errors, StatusError } from "../status";
+import { MemoryBudget } from "./memory-budget";
 
 export type SeatKind = "readOnly" | "mutating";
 
@@ -21,10 +22,13 @@ export interface FlowControlLimits {
   watchesPerUser: number;
   /** Longest a request that is not long-running may take, queue included (REQUEST_TIMEOUT_SECONDS, 60). */
   requestTimeoutSeconds: number;
+  /** What list answers in flight may hold at once (LIST_MEMORY_BUDGET_BYTES, 512 MiB); beyond it, 429. */
+  listMemoryBytes: number;
 }
 
 export const DEFAULT_LIMITS: FlowControlLimits = {
   readOnly: 400, mutating: 200, queueWaitMs: 10_000, queueLengthPerUser: 100, watchesPerUser: 1000, requestTimeoutSeconds: 60,
+  listMemoryBytes: 512 * 2 ** 20,
 };
 
 const TOO_MANY = "Too many requests, please try again later.";
@@ -34,6 +38,8 @@ export const tooManyRequests = (): StatusError => errors.tooManyRequests(TOO_MAN
 export type Release = () => void;
 
 interface Waiter {
+  /** Seats it takes (a list's width). */
+  width: number;
   grant: (release: Release) => void;
   refuse: (err: StatusError) => void;
   timer: NodeJS.Timeout;
@@ -54,13 +60,15 @@ class SeatPool {
     return n;
   }
 
-  acquire(user: string): Release | Promise<Release> {
-    if (this.inUse < this.seats && this.turn.length === 0) return this.seat();
+  /** `width` seats (at most the pool's): at once when they are free and nobody waits, else in the user's queue. */
+  acquire(user: string, width = 1): Release | Promise<Release> {
+    width = Math.max(1, Math.min(width, this.seats));
+    if (this.inUse + width <= this.seats && this.turn.length === 0) return this.seat(width);
     const queue = this.queues.get(user) ?? [];
     if (queue.length >= this.limits.queueLengthPerUser) throw tooManyRequests();
     return new Promise<Release>((grant, refuse) => {
       const waiter: Waiter = {
-        grant, refuse,
+        width, grant, refuse,
         timer: setTimeout(() => this.giveUp(user, waiter), this.limits.queueWaitMs),
       };
       waiter.timer.unref();
@@ -73,26 +81,31 @@ class SeatPool {
     });
   }
 
-  private seat(): Release {
-    this.inUse++;
+  private seat(width: number): Release {
+    this.inUse += width;
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.inUse--;
+      this.inUse -= width;
       this.dispatch();
     };
   }
 
-  /** Free seats go to the next user in turn; a served user goes to the back of the line. */
+  /**
+   * Free seats go to the next user in turn; a served user goes to the back of the line. A wide request at the
+   * head waits until its seats are free (narrower ones behind it do not overtake it, so it cannot starve).
+   */
   private dispatch(): void {
-    while (this.inUse < this.seats && this.turn.length) {
-      const user = this.turn.shift()!;
+    while (this.turn.length) {
+      const user = this.turn[0];
       const queue = this.queues.get(user)!;
+      if (this.inUse + queue[0].width > this.seats) return;
+      this.turn.shift();
       const waiter = queue.shift()!;
       if (queue.length) this.turn.push(user); else this.queues.delete(user);
       clearTimeout(waiter.timer);
-      waiter.grant(this.seat());
+      waiter.grant(this.seat(waiter.width));
     }
   }
 
@@ -106,22 +119,29 @@ class SeatPool {
       this.turn.splice(this.turn.indexOf(user), 1);
     }
     waiter.refuse(tooManyRequests());
+    this.dispatch(); // a wide request that gave up may have held back narrower ones
   }
 }
 
 export class FlowController {
   readonly limits: FlowControlLimits;
+  /** Bytes that list answers in flight may hold at once (`limits.listMemoryBytes`). */
+  readonly listMemory: MemoryBudget;
   private readonly pools: Record<SeatKind, SeatPool>;
   private readonly watches = new Map<string, number>();
 
   constructor(limits: Partial<FlowControlLimits> = {}) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
     this.pools = { readOnly: new SeatPool(this.limits.readOnly, this.limits), mutating: new SeatPool(this.limits.mutating, this.limits) };
+    this.listMemory = new MemoryBudget(this.limits.listMemoryBytes, tooManyRequests);
   }
 
-  /** A seat for a request that is not long-running: at once, after a fair wait, or a 429. */
-  admit(user: string, kind: SeatKind): Release | Promise<Release> {
-    return this.pools[kind].acquire(user);
+  /**
+   * Seats for a request that is not long-running (`width` of them for a list, from listWorkEstimate): at once,
+   * after a fair wait, or a 429.
+   */
+  admit(user: string, kind: SeatKind, width = 1): Release | Promise<Release> {
+    return this.pools[kind].acquire(user, width);
   }
 
   /** A watch slot for `user`, or a 429 when they hold the most allowed. */

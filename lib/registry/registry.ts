@@ -221,6 +221,11 @@ export class Registry {
     return answer;
   }
 
+  /** How many objects of `kind` are stored and their serialised bytes (what a list of them would touch). */
+  size(kind: AnyKind): { objects: number; bytes: number } {
+    return this.store.objects.size(kind.plural);
+  }
+
   /** Namespaces that hold at least one object, plus "default". */
   namespaces(): string[] {
     const names = new Set(["default"]);

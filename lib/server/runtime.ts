@@ -116,6 +116,7 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
     readOnly: config.maxRequestsInflight || Number.MAX_SAFE_INTEGER,
     mutating: config.maxMutatingRequestsInflight || Number.MAX_SAFE_INTEGER,
     requestTimeoutSeconds: config.requestTimeoutSeconds,
+    listMemoryBytes: config.listMemoryBudgetBytes,
   });
   let closed = false;
   return {

@@ -21,18 +21,31 @@ export const asBuffer = (chunk: string | Buffer) => (typeof chunk === "string" ?
 export const bookmarkFrame = (spec: WatchSpec, rev: number, end: boolean) =>
   spec.framing ? spec.framing.frame("BOOKMARK", spec.bookmark(rev, end)) : lineOf("BOOKMARK", spec.bookmark(rev, end));
 
+/**
+ * Events a watcher may have waiting while its initial events are still being written (kube's cacheWatcher
+ * input buffer): references to the cache's history, so cheap, but a client that reads its initial state more
+ * slowly than this many events arrive is closed and re-lists.
+ */
+export const MAX_PENDING_EVENTS = 10_000;
+
 export class CacheWatcher {
   lastRev: number;
   closed = false;
   /** The bookmark due 2 s before the watch's end. */
   finalBookmark?: NodeJS.Timeout;
+  /** While the initial events are written as the client reads them: the events that arrived meanwhile. */
+  pending?: CachedEvent[];
 
   constructor(readonly spec: WatchSpec, readonly sink: WatchSink, rev: number) {
     this.lastRev = rev;
   }
 
-  /** Sends what `e` means to this watcher, if anything; false when the sink refused it (too far behind). */
+  /** Sends what `e` means to this watcher, if anything (or queues it behind the initial events); false when refused. */
   deliver(e: CachedEvent): boolean {
+    if (this.pending) {
+      this.pending.push(e);
+      return this.pending.length <= MAX_PENDING_EVENTS;
+    }
     const { spec } = this;
     if (spec.namespace !== undefined && e.key.namespace !== spec.namespace) return true;
     if (spec.sinceRev !== undefined && e.rev <= spec.sinceRev) return true;

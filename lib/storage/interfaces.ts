@@ -10,6 +10,13 @@ export interface WatchSink {
   /** Write one chunk; false when the consumer is too far behind (the watcher is then closed). */
   send(chunk: Buffer): boolean;
   close(): void;
+  /**
+   * Undefined while the consumer keeps up; otherwise a promise that settles once it has taken what waits for
+   * it (or gone). A watch's initial events wait on it, so a large initial state is written as the client reads
+   * it, never buffered whole; events that happen meanwhile wait in the watcher's queue. Without it, every
+   * initial event is sent at once.
+   */
+  ready?(): Promise<void> | undefined;
 }
 
 export interface WatchSpec {
@@ -79,6 +86,8 @@ export interface ObjectStore {
   scan(resource: string, range: ListRange, visit: (o: StoredObject) => boolean): number;
   /** Every current object of every resource. */
   allObjects(): IterableIterator<StoredObject>;
+  /** How many objects of `resource` there are now and their serialised bytes (flow control weighs lists by it). */
+  size(resource: string): { objects: number; bytes: number };
   /** Catch up with the store's latest revision (a write acknowledged by another process is then visible). */
   catchUp(): Promise<void>;
   /** Resolves true once `rev` is applied here, false after `timeoutMs`. */

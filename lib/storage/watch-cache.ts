@@ -14,6 +14,8 @@ import { objectKeyString } from "./types";
 interface ResourceState {
   objects: Map<string, StoredObject>;
   sorted: string[] | null;
+  /** The objects' serialised bytes (flow control weighs a list by them). */
+  bytes: number;
 }
 
 export class ExpiredError extends Error {
@@ -59,7 +61,9 @@ export class WatchCache implements ObjectStore {
   reset(snap: StoreSnapshot): void {
     this.resources.clear();
     for (const o of snap.objects) {
-      this.state(o.key.resource).objects.set(objectKeyString(o.key), { key: o.key, rev: o.rev, json: o.json, object: JSON.parse(o.json), stale: o.stale });
+      const st = this.state(o.key.resource);
+      st.objects.set(objectKeyString(o.key), { key: o.key, rev: o.rev, json: o.json, object: JSON.parse(o.json), stale: o.stale });
+      st.bytes += o.json.length;
     }
     this.rev = snap.rev;
     const { history, startRev } = this.historyFrom(snap.history, snap.bases, snap.historyStartRev);
@@ -102,7 +106,7 @@ export class WatchCache implements ObjectStore {
 
   private state(resource: string): ResourceState {
     let s = this.resources.get(resource);
-    if (!s) { s = { objects: new Map(), sorted: null }; this.resources.set(resource, s); }
+    if (!s) { s = { objects: new Map(), sorted: null, bytes: 0 }; this.resources.set(resource, s); }
     return s;
   }
 
@@ -112,12 +116,14 @@ export class WatchCache implements ObjectStore {
     const id = objectKeyString(e.key);
     const prev = st.objects.get(id);
     const ev: CachedEvent = { ...e, prev, at: Date.now() };
+    if (prev) st.bytes -= prev.json.length;
     if (e.type === "DELETED") {
       st.objects.delete(id);
       st.sorted = null;
     } else {
       if (!prev) st.sorted = null;
       st.objects.set(id, { key: e.key, rev: e.rev, object: e.object, json: e.json, stale: e.stale });
+      st.bytes += e.json.length;
     }
     this.rev = e.rev;
     this.history.push(ev);
@@ -252,6 +258,12 @@ export class WatchCache implements ObjectStore {
     let lo = 0, hi = this.history.length;
     while (lo < hi) { const mid = (lo + hi) >> 1; if (this.history[mid].rev <= rev) lo = mid + 1; else hi = mid; }
     return lo;
+  }
+
+  /** How many objects of `resource` there are now and their serialised bytes. */
+  size(resource: string): { objects: number; bytes: number } {
+    const st = this.resources.get(resource);
+    return st ? { objects: st.objects.size, bytes: st.bytes } : { objects: 0, bytes: 0 };
   }
 
   /** Current objects per resource (metrics: apiserver_storage_objects). */

@@ -1,15 +1,19 @@
-// A list as the answer: the stored serialisations spliced (no parse, no re-stringify), kept protobuf encodings
-// copied, or a Table or PartialObjectMetadataList built from the objects.
-import { encodeListBody, messageBytes, partialObjectMetadataBytes } from "../../codec/protobuf";
+// A list as the answer, written as it is read: the stored serialisations spliced item by item (no parse, no
+// re-stringify), the kept protobuf encodings passed on, or a Table or PartialObjectMetadataList made row by
+// row; never assembled whole. What the list holds (its snapshot of the cache's objects, its continue token,
+// its remaining count) is decided before the answer is returned, so nothing can fail after the head.
+import { listBodyChunks, messageBytes, partialObjectMetadataBytes } from "../../codec/protobuf";
 import { apiVersionOf } from "../../kinds";
+import type { KubeObject } from "../../kinds/types";
 import type { ListAnswer } from "../../registry/registry";
 import { errors } from "../../status";
 import type { OutputFormat } from "../media";
 import type { ApiResponse } from "../types";
+import { CHUNK_BYTES, inChunks, jsonWithArray, yamlWithArray } from "./chunked-body";
 import { goPackage } from "./metadata";
 import { servedAs } from "./object";
-import { partialMetadata, table, type IncludeObject } from "./table";
-import { BASE_HEADERS, contentType, encodeValue } from "./value";
+import { columnDefinitions, partialMetadata, tableRow, type IncludeObject } from "./table";
+import { BASE_HEADERS, contentType } from "./value";
 
 function listMeta(list: ListAnswer): Record<string, unknown> {
   const meta: Record<string, unknown> = { resourceVersion: list.resourceVersion };
@@ -18,40 +22,73 @@ function listMeta(list: ListAnswer): Record<string, unknown> {
   return meta;
 }
 
+function* mapped<T, U>(items: readonly T[], f: (item: T) => U): Generator<U> {
+  for (const item of items) yield f(item);
+}
+
 export function listResponse(answer: ListAnswer, format: OutputFormat, pretty: boolean, include: IncludeObject): ApiResponse {
   const headers = { ...BASE_HEADERS, "content-type": contentType(format.media) };
   const kind = answer.kind;
   if (format.as === "PartialObjectMetadata") {
     throw errors.conversionNotAcceptable(`you requested PartialObjectMetadata, but the requested object is a list (*${goPackage(apiVersionOf(kind))}.${kind.kind}List)`);
   }
+  const chunks = format.media === "protobuf" ? protobufChunks(answer, format) : inChunks(listPieces(answer, format, pretty, include));
+  return { status: 200, headers, chunks: primed(chunks) };
+}
+
+/** List items carry no type meta in protobuf, and the store's objects keep their encodings: a list is copies. */
+function protobufChunks(answer: ListAnswer, format: OutputFormat): Generator<Buffer> {
+  const { kind, items } = answer;
+  const meta = listMeta(answer);
   const version = format.asVersion ?? "v1";
-  if (format.media === "protobuf") {
-    // List items carry no type meta in protobuf, and the store's objects keep their encodings: a list is copies.
-    const body = format.as === "PartialObjectMetadataList"
-      ? encodeListBody({ apiVersion: `meta.k8s.io/${version}`, kind: "PartialObjectMetadataList" }, listMeta(answer), answer.items.map((i) => partialObjectMetadataBytes(i.object, true)))
-      : encodeListBody({ apiVersion: apiVersionOf(kind), kind: `${kind.kind}List` }, listMeta(answer), answer.items.map((i) => messageBytes(kind.kind, i.object, true)));
-    return { status: 200, headers, body };
-  }
-  const list = answer.kind.servedFrom ? {
-    ...answer,
-    items: answer.items.map((i) => {
-      const object = servedAs(answer.kind, i.object) ?? i.object;
-      return { ...i, object, json: JSON.stringify(object) };
-    }),
-  } : answer;
-  const meta = listMeta(list);
+  return format.as === "PartialObjectMetadataList"
+    ? listBodyChunks({ apiVersion: `meta.k8s.io/${version}`, kind: "PartialObjectMetadataList" }, meta, items.length, (i) => partialObjectMetadataBytes(items[i].object, true), CHUNK_BYTES)
+    : listBodyChunks({ apiVersion: apiVersionOf(kind), kind: `${kind.kind}List` }, meta, items.length, (i) => messageBytes(kind.kind, items[i].object, true), CHUNK_BYTES);
+}
+
+/**
+ * The first chunk made now, while a failure can still be answered as a Status (the protobuf envelope, which
+ * encodes every item to state their length, comes first); the rest as the client reads.
+ */
+function primed(chunks: Generator<Buffer>): Iterable<Buffer> {
+  const first = chunks.next();
+  return {
+    *[Symbol.iterator]() {
+      try {
+        if (first.done) return;
+        yield first.value;
+        yield* { [Symbol.iterator]: () => chunks };
+      } finally {
+        chunks.return(undefined);
+      }
+    },
+  };
+}
+
+function listPieces(answer: ListAnswer, format: OutputFormat, pretty: boolean, include: IncludeObject): Iterable<string> {
+  const { kind, items } = answer;
+  const meta = listMeta(answer);
+  const version = format.asVersion ?? "v1";
+  // Objects of a kind another group also serves are answered in the apiVersion of the group asked.
+  const object = kind.servedFrom ? (o: KubeObject) => servedAs(kind, o) ?? o : (o: KubeObject) => o;
+  const write = (head: Record<string, unknown>, key: string, values: Iterable<unknown>, json?: Iterable<string>) =>
+    format.media === "yaml" ? yamlWithArray(head, key, values)
+      : jsonWithArray(head, key, json ?? mappedJson(values, pretty), pretty);
   if (format.as === "Table") {
-    return { status: 200, headers, body: encodeValue(table(list.kind, list.items.map((i) => i.object), meta, include), format.media, pretty) };
+    const now = Date.now();
+    const head = { kind: "Table", apiVersion: "meta.k8s.io/v1", metadata: meta, columnDefinitions: columnDefinitions(kind) };
+    return write(head, "rows", mapped(items, (i) => tableRow(kind, object(i.object), include, now)));
   }
   if (format.as === "PartialObjectMetadataList") {
-    const view = { kind: "PartialObjectMetadataList", apiVersion: `meta.k8s.io/${version}`, metadata: meta, items: list.items.map((i) => partialMetadata(i.object, version)) };
-    return { status: 200, headers, body: encodeValue(view, format.media, pretty) };
+    const head = { kind: "PartialObjectMetadataList", apiVersion: `meta.k8s.io/${version}`, metadata: meta };
+    return write(head, "items", mapped(items, (i) => partialMetadata(object(i.object), version)));
   }
-  const head = { kind: `${list.kind.kind}List`, apiVersion: apiVersionOf(list.kind), metadata: meta };
-  if (format.media === "yaml" || pretty) {
-    return { status: 200, headers, body: encodeValue({ ...head, items: list.items.map((i) => i.object) }, format.media, pretty) };
-  }
-  // Splice the stored serialisations: no parse, no re-stringify of the items.
-  const prefix = JSON.stringify(head).slice(0, -1);
-  return { status: 200, headers, body: `${prefix},"items":[${list.items.map((i) => i.json).join(",")}]}\n` };
+  const head = { kind: `${kind.kind}List`, apiVersion: apiVersionOf(kind), metadata: meta };
+  // Compact JSON splices the stored serialisations: no parse, no re-stringify of the items.
+  const spliced = !pretty && !kind.servedFrom ? mapped(items, (i) => i.json) : undefined;
+  return write(head, "items", mapped(items, (i) => object(i.object)), spliced);
+}
+
+function* mappedJson(values: Iterable<unknown>, pretty: boolean): Generator<string> {
+  for (const v of values) yield JSON.stringify(v, null, pretty ? 2 : undefined);
 }

@@ -124,6 +124,7 @@ export function recordRequest(metrics: ServerMetrics, req: ApiRequest, info: Req
             return keep;
           },
           close: () => sink.close(),
+          ready: sink.ready && (() => sink.ready!()),
         } : sink;
         const stop = inner.start(counted);
         let done = false;

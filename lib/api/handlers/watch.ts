@@ -44,6 +44,6 @@ export async function watch(ctx: RequestContext, info: ResourceRequest, format: 
       ...BASE_HEADERS, "content-type": format.media === "protobuf" ? PROTOBUF_WATCH_MEDIA_TYPE : "application/json",
       "cache-control": "no-cache, private, no-transform", "x-accel-buffering": "no",
     },
-    stream: { start: (sink) => registry.watch(spec, closing ? { send: (c) => c.length > 0 && sink.send(c), close: () => sink.close() } : sink), timeoutMs },
+    stream: { start: (sink) => registry.watch(spec, closing ? { send: (c) => c.length > 0 && sink.send(c), close: () => sink.close(), ready: sink.ready && (() => sink.ready!()) } : sink), timeoutMs },
   };
 }

@@ -61,18 +61,30 @@ export function encodeObjectBody(obj: object, typeMeta: TypeMeta, immutable = fa
 /**
  * A list's body: `typeMeta` is the list's (`ConfigMapList`, `PartialObjectMetadataList`), `listMeta` its
  * ListMeta as JSON, `items` each item's message bytes (messageBytes / partialObjectMetadataBytes). Built in
- * one allocation.
+ * one allocation (tests; answers stream `listBodyChunks`).
  */
 export function encodeListBody(typeMeta: TypeMeta, listMeta: JsonRecord, items: readonly Uint8Array[]): Buffer {
+  return Buffer.concat([...listBodyChunks(typeMeta, listMeta, items.length, (i) => items[i])]);
+}
+
+/**
+ * The same body in chunks of about `chunkBytes`, for answers written as they are made: the envelope and
+ * ListMeta, each item's field header and bytes copied in, then the envelope's tail. `item(i)` is asked twice
+ * per item (once for the lengths the envelope must state first), so it should return kept bytes.
+ */
+export function* listBodyChunks(typeMeta: TypeMeta, listMeta: JsonRecord, count: number, item: (i: number) => Uint8Array, chunkBytes = 64 * 1024): Generator<Buffer> {
   checkKind(typeMeta.kind);
   const meta = encodeMessage("ListMeta", listMeta);
   let rawLen = 1 + varintSize(meta.length) + meta.length;
-  for (const item of items) rawLen += 1 + varintSize(item.length) + item.length;
+  for (let i = 0; i < count; i++) {
+    const len = item(i).length;
+    rawLen += 1 + varintSize(len) + len;
+  }
   const apiVersion = Buffer.from(typeMeta.apiVersion, "utf8");
   const kind = Buffer.from(typeMeta.kind, "utf8");
   const tmLen = 2 + varintSize(apiVersion.length) + apiVersion.length + varintSize(kind.length) + kind.length;
-  const total = PROTOBUF_MAGIC.length + 1 + varintSize(tmLen) + tmLen + 1 + varintSize(rawLen) + rawLen + 4;
-  const out = Buffer.allocUnsafe(total);
+  const headLen = PROTOBUF_MAGIC.length + 1 + varintSize(tmLen) + tmLen + 1 + varintSize(rawLen) + 1 + varintSize(meta.length) + meta.length;
+  let out = Buffer.allocUnsafe(Math.max(chunkBytes, headLen + LIST_TAIL.length));
   let p = PROTOBUF_MAGIC.copy(out, 0);
   out[p++] = 0x0a; // Unknown.typeMeta
   p = putVarint(out, p, tmLen);
@@ -81,13 +93,27 @@ export function encodeListBody(typeMeta: TypeMeta, listMeta: JsonRecord, items: 
   out[p++] = 0x12; // Unknown.raw
   p = putVarint(out, p, rawLen);
   p = putBytesField(out, p, 0x0a, meta); // List.metadata
-  for (const item of items) p = putBytesField(out, p, 0x12, item); // List.items
-  out[p++] = 0x1a; // Unknown.contentEncoding ""
-  out[p++] = 0x00;
-  out[p++] = 0x22; // Unknown.contentType ""
-  out[p++] = 0x00;
-  return out;
+  for (let i = 0; i < count; i++) {
+    const bytes = item(i);
+    const need = 1 + varintSize(bytes.length) + bytes.length;
+    if (p + need > out.length) {
+      yield out.subarray(0, p);
+      out = Buffer.allocUnsafe(Math.max(chunkBytes, need + LIST_TAIL.length));
+      p = 0;
+    }
+    p = putBytesField(out, p, 0x12, bytes); // List.items
+  }
+  if (p + LIST_TAIL.length > out.length) {
+    yield out.subarray(0, p);
+    out = Buffer.allocUnsafe(LIST_TAIL.length);
+    p = 0;
+  }
+  p += LIST_TAIL.copy(out, p);
+  yield out.subarray(0, p);
 }
+
+/** Unknown.contentEncoding "" and Unknown.contentType "". */
+const LIST_TAIL = Buffer.from([0x1a, 0x00, 0x22, 0x00]);
 
 /** A length-delimited field: its tag byte, the length, the bytes; returns the position after it. */
 function putBytesField(out: Buffer, p: number, tag: number, data: Uint8Array): number {
