@@ -2,12 +2,15 @@
 // "Changes in the last hour" of a namespace, replayed from the history (lib/history's namespace changes):
 // every write of the kinds the user may list, newest first, who made it, and what it changed (the diff
 // against the object's previous revision, on demand), and a replay of the hour step by step
-// (namespace-replay.tsx). Refreshed every few seconds.
-import { useQuery } from "@tanstack/react-query";
+// (namespace-replay.tsx). The namespace page's one feed of changes: read again as soon as a live list of the
+// page sees a change in the namespace (its watches, through tapWatchEvents), and every few seconds for kinds
+// no list watches. It scrolls with the page, not in a box of its own.
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
+import { useEffect, useState } from "react";
+import { tapWatchEvents } from "@/lib/client/use-resource-list";
 import { objectHref } from "@/lib/client/console-routes";
-import { kindByPlural } from "@/lib/kinds";
+import { kindByPlural, type KubeObject } from "@/lib/kinds";
 import { isForbidden } from "../ui/forbidden";
 import { useNow } from "../ui/use-now";
 import { fetchChanges, fetchObjectHistory, type Revision } from "./history-client";
@@ -17,6 +20,8 @@ import { TypeBadge, When, who } from "./revision-label";
 import { TextDiff } from "./text-diff";
 
 const HOUR = 3600;
+/** Watch events arriving together (a burst of writes) read the history once. */
+const SETTLE_MS = 150;
 
 function ChangeDiff({ change }: { change: Revision }) {
   const kind = kindByPlural(change.resource ?? "")!;
@@ -38,12 +43,28 @@ function ChangeDiff({ change }: { change: Revision }) {
 export function NamespaceChanges({ namespace }: { namespace: string }) {
   const now = useNow(5_000);
   const changes = useQuery({ queryKey: ["namespace-changes", namespace], queryFn: () => fetchChanges(namespace, HOUR), refetchInterval: 5_000, retry: false });
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const untap = tapWatchEvents((_plural, events) => {
+      const here = events.some((e) => e.type !== "BOOKMARK" && e.type !== "ERROR" && (e.object as KubeObject | undefined)?.metadata?.namespace === namespace);
+      if (!here || timer) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        void queryClient.invalidateQueries({ queryKey: ["namespace-changes", namespace] });
+      }, SETTLE_MS);
+    });
+    return () => {
+      untap();
+      if (timer) clearTimeout(timer);
+    };
+  }, [namespace, queryClient]);
   const [open, setOpen] = useState<string | undefined>();
   const [replaying, setReplaying] = useState(false);
   if (isForbidden(changes.error)) return null;
   const items = changes.data?.items ?? [];
   return (
-    <section aria-labelledby="ns-changes-title" className="max-h-[40vh] shrink-0 overflow-y-auto border-t border-slate-200 px-6 py-3 dark:border-slate-800" data-testid="namespace-changes">
+    <section aria-labelledby="ns-changes-title" className="border-t border-slate-200 px-6 py-3 dark:border-slate-800" data-testid="namespace-changes">
       <div className="mb-2 flex items-center gap-3">
         <h2 id="ns-changes-title" className="text-sm font-semibold">
           Changes in the last hour <span className="font-normal text-slate-700 dark:text-slate-300">({items.length})</span>

@@ -44,7 +44,11 @@ function useLists(viewKinds: AnyKind[], namespace: string | undefined): Map<stri
   return out;
 }
 
-/** `embedded`: inside the namespace page, under the Namespace object's own title. */
+/**
+ * `embedded`: inside the namespace page, under the Namespace object's own title, which scrolls it together
+ * with the namespace's history of changes: that history is then the one feed of changes (live, with who made
+ * each), so this view shows no "Newest changes" of its own and does not scroll by itself.
+ */
 export function NamespaceLiveView({ namespace, embedded }: { namespace?: string; embedded?: boolean }) {
   const viewKinds = useMemo(() => (namespace ? kinds.filter((k) => k.namespaced) : kinds), [namespace]);
   const lists = useLists(viewKinds, namespace);
@@ -56,7 +60,7 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
     () =>
       tapWatchEvents((plural, events: readonly WatchEvent[]) => {
         const kind = kindByPlural(plural);
-        if (!kind || !viewKinds.includes(kind) || paused) return;
+        if (embedded || !kind || !viewKinds.includes(kind) || paused) return;
         const fresh: Change[] = [];
         const arrived = Date.now();
         for (const e of events) {
@@ -67,7 +71,7 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
         }
         if (fresh.length) setChanges((prev) => [...fresh.reverse(), ...prev].slice(0, MAX_CHANGES));
       }),
-    [viewKinds, namespace, paused],
+    [viewKinds, namespace, paused, embedded],
   );
 
   const eventList = lists.get("events");
@@ -79,7 +83,7 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
   const groups = navigationGroups().map((g) => ({ ...g, kinds: g.kinds.filter((k) => viewKinds.includes(k)) })).filter((g) => g.kinds.length);
 
   return (
-    <div className="min-h-0 flex-1 overflow-y-auto px-6 py-4">
+    <div className={embedded ? "px-6 py-4" : "min-h-0 flex-1 overflow-y-auto px-6 py-4"}>
       <div className="mb-4 flex flex-wrap items-center gap-3">
         {embedded ? (
           <h2 className="text-base font-semibold">Everything in this namespace, live</h2>
@@ -90,9 +94,11 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
           </>
         )}
         <LiveIndicator status={overall} paused={paused} />
-        <Button className="ml-auto" aria-pressed={paused} onClick={() => setPaused(!paused)}>
-          {paused ? "Resume feed" : "Pause feed"}
-        </Button>
+        {!embedded && (
+          <Button className="ml-auto" aria-pressed={paused} onClick={() => setPaused(!paused)}>
+            {paused ? "Resume feed" : "Pause feed"}
+          </Button>
+        )}
       </div>
 
       {allForbidden && (
@@ -132,8 +138,8 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
 
       {namespace && <QuotaPanel quotas={lists.get("resourcequotas")} limitRanges={lists.get("limitranges")} />}
 
-      <div className="grid gap-6 lg:grid-cols-2">
-        <section aria-label="Newest changes" data-testid="recent-changes">
+      <div className={embedded ? "" : "grid gap-6 lg:grid-cols-2"}>
+        {!embedded && <section aria-label="Newest changes" data-testid="recent-changes">
           <h2 className="mb-2 text-sm font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">Newest changes</h2>
           {changes.length === 0 ? (
             <p className="text-sm text-slate-600 dark:text-slate-400">No changes since this page opened. Creates, updates and deletes appear here as they happen.</p>
@@ -162,7 +168,7 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
               ))}
             </ol>
           )}
-        </section>
+        </section>}
         <section aria-label="Events" data-testid="namespace-events">
           <h2 className="mb-2 text-sm font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">Events</h2>
           {eventList?.error && !eventList.data ? (
