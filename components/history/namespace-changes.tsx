@@ -90,7 +90,7 @@ export function NamespaceChanges({ namespace }: { namespace: string }) {
             const name = c.object.metadata.name ?? "";
             const id = c.resourceVersion;
             return (
-              <li key={id} className="rounded-md border border-slate-200 px-2 py-1 text-sm dark:border-slate-700" data-testid="namespace-change" data-rv={id}>
+              <li key={id} className="rounded-md border border-slate-200 px-2 py-1 text-sm dark:border-slate-700" data-testid="namespace-change" data-rv={id} data-name={name}>
                 <div className="flex flex-wrap items-center gap-2">
                   <When time={c.time} now={now} />
                   <TypeBadge type={c.type} />

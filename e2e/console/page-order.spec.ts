@@ -12,7 +12,7 @@ test.describe.configure({ timeout: 300_000 });
 /** The generic panels, in the order every page shows them (those a page has). */
 const GENERIC = ["metadata", "owners", "dependents", "relations", "status", "object-events"];
 /** The kind's own details: its section (`data`; the pod page's own sections) or, without one, its content. */
-const OWN = ["data", "pod-summary", "content"];
+const OWN = ["data", "pod-details", "content"];
 
 test.beforeAll(async () => {
   await ensureNamespaces(NS);
@@ -48,7 +48,7 @@ test("every kind's page shows the kind's own details first, then the generic pan
     await page.goto(`${objectHref(kind, namespace, name)}${kind.kind === "Namespace" ? "?tab=overview" : ""}`);
     const overview = page.getByRole("region", { name: `Overview of ${kind.kind} ${name}` });
     await expect(overview.getByTestId("metadata")).toBeVisible({ timeout: 60_000 });
-    orders[kind.kind] = await overview.evaluate((el) => [...el.querySelectorAll(":scope > section[data-testid]")].map((s) => s.getAttribute("data-testid")!));
+    orders[kind.kind] = await overview.evaluate((el) => [...el.querySelectorAll(":scope > [data-testid]")].map((s) => s.getAttribute("data-testid")!));
   }
   for (const [kind, order] of Object.entries(orders)) {
     const own = order.findIndex((id) => OWN.includes(id));

@@ -61,7 +61,7 @@ describe("columnViews", () => {
     const event = { kind: "Event", metadata: { name: "web.17a3", namespace: "shop" }, involvedObject: { apiVersion: "v1", kind: "Pod", name: "web" }, reason: "BackOff" };
     expect(events[1].link?.(event)).toBe("/namespaces/shop/events/web.17a3");
     expect(events[2].link?.(event)).toBe("/namespaces/shop/pods/web");
-    expect(narrowTemplate(events)).toBe("2.25rem 3.25rem minmax(0,1fr) minmax(0,1fr)");
+    expect(narrowTemplate(events)).toBe("2.25rem 4.25rem minmax(0,1fr) minmax(0,1fr)");
   });
 });
 

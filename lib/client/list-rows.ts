@@ -90,7 +90,7 @@ function eventHref(event: KubeObject): string | undefined {
 
 /** The grid columns of a row on a phone: the selection box, then each narrow column's share. */
 export function narrowTemplate(columns: readonly ColumnView[]): string {
-  const widths = columns.filter((c) => c.narrow).map((c) => (c.ticking ? "3.25rem" : c.status ? "auto" : "minmax(0,1fr)"));
+  const widths = columns.filter((c) => c.narrow).map((c) => (c.ticking ? "4.25rem" : c.status ? "auto" : "minmax(0,1fr)"));
   return ["2.25rem", ...widths].join(" ");
 }
 
