@@ -3,7 +3,7 @@
 // offending line in the editor, for a map entry and for a list item's field alike.
 import { expect, type Page } from "@playwright/test";
 import { stringify } from "yaml";
-import { ensureNamespaces, kubectl, setEditorText, signIn, test, uniqueName } from "./support";
+import { ensureNamespaces, expectAccessible, kubectl, setEditorText, signIn, test, uniqueName } from "./support";
 
 const NS = "e2e-create-outcomes";
 test.describe.configure({ timeout: 180_000 });
@@ -37,6 +37,7 @@ test("Create from YAML opens the new object's page, which says it was created", 
   await expect(page).toHaveURL(new RegExp(`/namespaces/${NS}/configmaps/${name}$`), { timeout: 30_000 });
   await expect(page.getByTestId("object-title")).toHaveText(`ConfigMap ${name}`);
   await expect(page.getByRole("status").filter({ hasText: `ConfigMap ${name} created` })).toBeVisible();
+  await expectAccessible(page, "an object's page just created");
   // Said once: a reload of the page does not say it again.
   await page.reload();
   await expect(page.getByTestId("object-title")).toHaveText(`ConfigMap ${name}`, { timeout: 60_000 });
