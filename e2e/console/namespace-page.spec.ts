@@ -96,7 +96,12 @@ test("a namespace's live tab scrolls as one area and shows its changes in one fe
   // A change made now shows in that feed within a moment, not at the next poll.
   const fresh = uniqueName("fresh");
   await kubectl(["create", "configmap", fresh, "-n", ns]);
-  await expect(page.getByTestId("namespace-change").filter({ hasText: fresh })).toHaveCount(1, { timeout: 3_000 });
+  const entry = page.getByTestId("namespace-change").filter({ hasText: fresh });
+  await expect(entry).toHaveCount(1, { timeout: 3_000 });
+  // Then the history says who made it, and it is still listed once.
+  await expect(entry).not.toContainText("by …");
+  await expect(entry).toContainText(/by \S+/);
+  await expect(entry).toHaveCount(1);
   await expect.poll(() => scrollAreas(page)).toHaveLength(1);
   await expectAccessible(page, "namespace live tab");
 });
