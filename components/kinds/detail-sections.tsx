@@ -1,8 +1,10 @@
 "use client";
-// Sections only one kind needs, keyed by kind name, so the generic object page never names a kind. A kind
-// without an entry shows its content as YAML; `keepContent` shows that YAML too, below the section, for
-// kinds whose section covers only part of the spec. A section without a title renders its own sections
-// (the pod page); `coversStatus` leaves out the generic Status panel, the section showing status itself.
+// Sections only one kind needs, keyed by kind name, so the generic object page never names a kind. The
+// section is the first thing on the kind's page, before the metadata (a Service's type, IPs and ports, a
+// Pod's status and containers): what a person opens the page for. A kind without an entry shows its content
+// as YAML in that place; `keepContent` shows that YAML too, below the metadata, for kinds whose section
+// covers only part of the spec. A section without a title renders its own sections (the pod page);
+// `coversStatus` leaves out the generic Status panel, the section showing status itself.
 import type { ComponentType } from "react";
 import { kindByPlural, type AnyKind, type KubeObject } from "@/lib/kinds";
 import { EndpointsDetails } from "./endpoints/endpoint-addresses";
@@ -23,8 +25,6 @@ export interface DetailSection {
   Component: ComponentType<{ obj: KubeObject; now?: number }>;
   keepContent?: boolean;
   coversStatus?: boolean;
-  /** Shown before the metadata: what a person opens the page for (a pod's status and containers). */
-  first?: boolean;
   /** The YAML tab, when the kind's YAML cannot be edited as the page holds it (a Secret's, masked). */
   YamlTab?: ComponentType<{ kind: AnyKind; live: KubeObject; readOnlyReason?: string }>;
 }
@@ -33,10 +33,9 @@ export const detailSections: Record<string, DetailSection> = {
   Secret: { title: "Data", Component: ({ obj }) => <SecretData kind={kindByPlural("secrets")!} obj={obj} />, YamlTab: SecretYaml },
   Service: { title: "Service", Component: ServiceDetails, keepContent: true },
   Endpoints: { title: "Addresses", Component: EndpointsDetails },
-  // The binding (and a Pending claim's reason) is what a person opens a claim or a volume for: before the metadata.
-  PersistentVolumeClaim: { title: "Binding", Component: ClaimBinding, keepContent: true, first: true },
-  PersistentVolume: { title: "Binding", Component: VolumeBinding, keepContent: true, first: true },
-  Pod: { title: "", Component: PodDetails, keepContent: true, coversStatus: true, first: true },
+  PersistentVolumeClaim: { title: "Binding", Component: ClaimBinding, keepContent: true },
+  PersistentVolume: { title: "Binding", Component: VolumeBinding, keepContent: true },
+  Pod: { title: "", Component: PodDetails, keepContent: true, coversStatus: true },
   ServiceAccount: { title: "Service account", Component: ServiceAccountDetails, keepContent: true },
   SecurityContextConstraints: { title: "Strategies", Component: SccDetails },
   ResourceQuota: { title: "Usage", Component: ({ obj }) => <QuotaBars quota={obj} /> },

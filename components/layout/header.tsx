@@ -16,7 +16,9 @@ export interface MenuButtonState {
 const iconButton =
   "inline-flex items-center gap-1 rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-slate-300 dark:hover:bg-slate-800";
 
-// On a phone the items wrap onto a second line rather than widen the page; labels fold to icons.
+// One row at every width (e2e/console/fits-widths.spec.ts measures it at 375, 768 and 1440 px): on a phone
+// labels fold to icons and the namespace switcher takes the room left; items wrap onto a second line only
+// when even that is not enough (a very narrow screen), rather than widen the page.
 export function Header({ user, menu }: { user: string; menu: MenuButtonState }) {
   return (
     <header className="flex min-h-12 shrink-0 flex-wrap items-center gap-x-2 gap-y-1 border-b border-slate-200 px-2 py-1 md:gap-4 md:px-4 dark:border-slate-800">
@@ -42,10 +44,10 @@ export function Header({ user, menu }: { user: string; menu: MenuButtonState }) 
         </svg>
         <span className="max-sm:sr-only">Cluster Core</span>
       </Link>
-      <Suspense fallback={<div className="h-7 w-40" />}>
+      <Suspense fallback={<div className="h-7 min-w-0 flex-1 sm:w-40 sm:flex-none" />}>
         <NamespaceSwitcher />
       </Suspense>
-      <div className="ml-auto flex items-center gap-1 md:gap-2">
+      <div className="ml-auto flex shrink-0 items-center gap-1 md:gap-2">
         <button type="button" onClick={openPalette} className={`${iconButton} border border-slate-300 dark:border-slate-700`} data-testid="palette-button" aria-keyshortcuts="Control+K Meta+K">
           <svg aria-hidden="true" width="14" height="14" viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
             <circle cx="8.5" cy="8.5" r="5.5" />

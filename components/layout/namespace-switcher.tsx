@@ -86,7 +86,7 @@ export function NamespaceSwitcher() {
   }
 
   return (
-    <div className="flex min-w-0 items-center gap-2">
+    <div className="flex min-w-0 flex-1 items-center gap-2 sm:flex-none">
       <label htmlFor="namespace-switcher" className="text-sm text-slate-600 max-sm:sr-only dark:text-slate-400">
         Namespace
       </label>
@@ -104,7 +104,7 @@ export function NamespaceSwitcher() {
           else if (value === DELETE) router.push(`/namespaces/${encodeURIComponent(namespace)}?tab=overview&delete=1`);
           else go(value);
         }}
-        className="min-w-0 max-w-40 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm sm:max-w-56 dark:border-slate-700 dark:bg-slate-900"
+        className="w-full min-w-0 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm sm:w-auto sm:max-w-56 dark:border-slate-700 dark:bg-slate-900"
       >
         <option value="">All namespaces</option>
         {source === "checked" && (

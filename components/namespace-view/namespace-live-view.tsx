@@ -49,7 +49,11 @@ function useLists(viewKinds: AnyKind[], namespace: string | undefined): Map<stri
   return out;
 }
 
-/** `embedded`: inside the namespace page, under the Namespace object's own title. */
+/**
+ * `embedded`: inside the namespace page, under the Namespace object's own title, which scrolls it together
+ * with the namespace's history of changes: that history is then the one feed of changes (live, with who made
+ * each), so this view shows no "Newest changes" of its own and does not scroll by itself.
+ */
 export function NamespaceLiveView({ namespace, embedded }: { namespace?: string; embedded?: boolean }) {
   const viewKinds = useMemo(() => (namespace ? kinds.filter((k) => k.namespaced) : kinds), [namespace]);
   const lists = useLists(viewKinds, namespace);
@@ -61,7 +65,7 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
     () =>
       tapWatchEvents((plural, events: readonly WatchEvent[], before) => {
         const kind = kindByPlural(plural);
-        if (!kind || !viewKinds.includes(kind) || paused) return;
+        if (embedded || !kind || !viewKinds.includes(kind) || paused) return;
         const fresh: Change[] = [];
         const arrived = Date.now();
         for (const e of withoutHeartbeats(kind, events, before)) {
@@ -72,7 +76,7 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
         }
         if (fresh.length) setChanges((prev) => [...fresh.reverse(), ...prev].slice(0, MAX_CHANGES));
       }),
-    [viewKinds, namespace, paused],
+    [viewKinds, namespace, paused, embedded],
   );
 
   const podList = lists.get("pods");
@@ -88,7 +92,7 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
   useLandInReachableNamespace(allForbidden && !namespace && !embedded, (ns) => namespaceHref(ns));
 
   return (
-    <div className="min-h-0 flex-1 overflow-y-auto px-6 py-4">
+    <div className={embedded ? "px-6 py-4" : "min-h-0 flex-1 overflow-y-auto px-6 py-4"}>
       <div className="mb-4 flex flex-wrap items-center gap-3">
         {embedded ? (
           <h2 className="text-base font-semibold">Everything in this namespace, live</h2>
@@ -99,9 +103,11 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
           </>
         )}
         <LiveIndicator status={overall} paused={paused} />
-        <Button className="ml-auto" aria-pressed={paused} onClick={() => setPaused(!paused)}>
-          {paused ? "Resume feed" : "Pause feed"}
-        </Button>
+        {!embedded && (
+          <Button className="ml-auto" aria-pressed={paused} onClick={() => setPaused(!paused)}>
+            {paused ? "Resume feed" : "Pause feed"}
+          </Button>
+        )}
       </div>
 
       {allForbidden && (
@@ -164,8 +170,8 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
 
       {namespace && <QuotaPanel quotas={lists.get("resourcequotas")} limitRanges={lists.get("limitranges")} />}
 
-      <div className="grid gap-6 lg:grid-cols-2">
-        <section aria-label="Newest changes" data-testid="recent-changes">
+      <div className={embedded ? "" : "grid gap-6 lg:grid-cols-2"}>
+        {!embedded && <section aria-label="Newest changes" data-testid="recent-changes">
           <h2 className="mb-2 text-sm font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">Newest changes</h2>
           <p className="mb-1 text-xs text-slate-600 dark:text-slate-400">Heartbeats (a Lease renewed, an Event seen again) are left out.</p>
           {changes.length === 0 ? (
@@ -195,7 +201,7 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
               ))}
             </ol>
           )}
-        </section>
+        </section>}
         <section aria-label="Events" data-testid="namespace-events">
           <h2 className="mb-2 text-sm font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">Events</h2>
           {eventList?.error && !eventList.data ? (

@@ -1,7 +1,9 @@
 "use client";
 // Create an object that needs nothing but a name (a Namespace): one field, the server validates it, and the
-// live list shows the new row as soon as it exists.
+// console opens the new object's page, which says it was created.
+import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { createdHref, objectHref } from "@/lib/client/console-routes";
 import { createObject } from "@/lib/client/object-writes";
 import { objectNamed } from "@/lib/client/templates";
 import type { AnyKind } from "@/lib/kinds";
@@ -12,6 +14,7 @@ export function CreateByNameDialog({ kind, namespace, open, onClose }: { kind: A
   const [name, setName] = useState("");
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  const router = useRouter();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -22,9 +25,10 @@ export function CreateByNameDialog({ kind, namespace, open, onClose }: { kind: A
     setBusy(true);
     setError(undefined);
     try {
-      await createObject(kind, namespace, objectNamed(kind, name.trim()));
+      const created = await createObject(kind, namespace, objectNamed(kind, name.trim()));
       setName("");
       onClose();
+      router.push(createdHref(objectHref(kind, created.metadata.namespace ?? namespace, created.metadata.name ?? name.trim())));
     } catch (err) {
       setError((err as Error).message);
     } finally {

@@ -18,7 +18,7 @@ interface Target {
 export function typedConfirmation(kindName: string, objects: readonly Target[]): ConfirmationRule | undefined {
   if (kindName === "Namespace" && objects.length === 1) {
     const name = objects[0].metadata.name ?? "";
-    return { accepts: [name], prompt: `Deleting namespace ${name} deletes everything in it. Type its name, ${name}, to confirm.` };
+    return { accepts: [name], prompt: `Type the namespace's name, ${name}, to confirm.` };
   }
   if (objects.length > TYPED_CONFIRMATION_OVER || (kindName === "Namespace" && objects.length > 1)) {
     const count = String(objects.length);

@@ -3,7 +3,10 @@
 // dependents: the propagation policy (Background by default, as kubectl sends it) and, spelled out, the
 // dependents that go with them or stay (dependents-plan.tsx). Objects that finalizers or a grace period hold
 // stay listed as Terminating until released. A namespace asks for its name to be typed, more than 20 objects
-// for their count (or their namespace) before Delete is enabled (delete-confirmation.ts).
+// for their count (or their namespace) before Delete is enabled (delete-confirmation.ts). Deleting Namespaces
+// says once that everything in them goes, with counts by kind (namespace-contents.tsx), instead of the
+// dependents plan: kube's namespace lifecycle deletes their content whatever the propagation policy or grace
+// period, so neither is offered.
 import { useId, useState } from "react";
 import { confirmationMet, typedConfirmation } from "./delete-confirmation";
 import type { AnyKind, KubeObject } from "@/lib/kinds";
@@ -12,6 +15,7 @@ import { Dialog } from "../ui/dialog";
 import { ScrollBox } from "../ui/scroll-box";
 import { deleteObjects, type DeleteOutcome, type PropagationPolicy } from "./delete-objects";
 import { DependentsPlan } from "./dependents-plan";
+import { NamespaceContents } from "./namespace-contents";
 
 /** Objects named in the dialog; beyond that, a count (10,000 list items would stall the dialog). */
 const LISTED = 200;
@@ -37,6 +41,7 @@ export function DeleteDialog({
   const [failures, setFailures] = useState<DeleteOutcome[]>([]);
   const [typed, setTyped] = useState("");
   const listHeading = useId();
+  const namespaces = kind.kind === "Namespace" && !kind.namespaced;
   const rule = typedConfirmation(kind.kind, objects);
   const confirmed = confirmationMet(rule, typed);
   const graceValid = grace === "" || /^\d+$/.test(grace);
@@ -89,6 +94,7 @@ export function DeleteDialog({
           {objects.length > LISTED && <li className="font-sans text-slate-600 dark:text-slate-400">and {objects.length - LISTED} more</li>}
         </ul>
       </ScrollBox>
+      {namespaces && open && <NamespaceContents namespaces={objects.map((o) => o.metadata.name ?? "")} />}
       {rule && (
         <div className="mb-4 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm dark:border-red-900 dark:bg-red-950">
           <label htmlFor="delete-confirm-text" className="block font-medium text-red-900 dark:text-red-100">
@@ -113,42 +119,46 @@ export function DeleteDialog({
           removed.
         </p>
       )}
-      <div className="grid grid-cols-2 gap-4 text-sm">
-        <div>
-          <label htmlFor="grace" className="block font-medium">
-            Grace period (seconds)
-          </label>
-          <input
-            id="grace"
-            inputMode="numeric"
-            value={grace}
-            onChange={(e) => setGrace(e.target.value.trim())}
-            placeholder={gracePlaceholder}
-            aria-invalid={!graceValid}
-            aria-describedby="grace-help"
-            className="mt-1 w-full rounded-md border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
-          />
-          <p id="grace-help" className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-            {graceValid ? "0 deletes at once." : "Enter a whole number of seconds."}
-          </p>
-        </div>
-        <div>
-          <label htmlFor="propagation" className="block font-medium">
-            Dependents
-          </label>
-          <select
-            id="propagation"
-            value={propagation}
-            onChange={(e) => setPropagation(e.target.value as PropagationPolicy)}
-            className="mt-1 w-full rounded-md border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
-          >
-            <option value="Background">Background: delete them afterwards</option>
-            <option value="Foreground">Foreground: delete them first</option>
-            <option value="Orphan">Orphan: keep them</option>
-          </select>
-        </div>
-      </div>
-      {open && <DependentsPlan kind={kind} objects={objects} policy={propagation} />}
+      {!namespaces && (
+        <>
+          <div className="grid grid-cols-2 gap-4 text-sm">
+            <div>
+              <label htmlFor="grace" className="block font-medium">
+                Grace period (seconds)
+              </label>
+              <input
+                id="grace"
+                inputMode="numeric"
+                value={grace}
+                onChange={(e) => setGrace(e.target.value.trim())}
+                placeholder={gracePlaceholder}
+                aria-invalid={!graceValid}
+                aria-describedby="grace-help"
+                className="mt-1 w-full rounded-md border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
+              />
+              <p id="grace-help" className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+                {graceValid ? "0 deletes at once." : "Enter a whole number of seconds."}
+              </p>
+            </div>
+            <div>
+              <label htmlFor="propagation" className="block font-medium">
+                Dependents
+              </label>
+              <select
+                id="propagation"
+                value={propagation}
+                onChange={(e) => setPropagation(e.target.value as PropagationPolicy)}
+                className="mt-1 w-full rounded-md border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
+              >
+                <option value="Background">Background: delete them afterwards</option>
+                <option value="Foreground">Foreground: delete them first</option>
+                <option value="Orphan">Orphan: keep them</option>
+              </select>
+            </div>
+          </div>
+          {open && <DependentsPlan kind={kind} objects={objects} policy={propagation} />}
+        </>
+      )}
       {failures.length > 0 && (
         <div role="alert" className="mt-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
           <p className="font-medium">Some objects were not deleted:</p>

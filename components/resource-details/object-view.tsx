@@ -8,7 +8,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useState, type ReactNode } from "react";
-import { listHref } from "@/lib/client/console-routes";
+import { CREATED_PARAM, listHref } from "@/lib/client/console-routes";
 import { kindTitle } from "@/lib/client/navigation";
 import { getObject } from "@/lib/client/object-writes";
 import { maskIfSecret } from "@/lib/client/secret-mask";
@@ -43,6 +43,19 @@ import { StatusPanel } from "./status-panel";
 // Top-level fields shown by dedicated panels (or server-owned); everything else is the object's "spec".
 const shownElsewhere = new Set(["apiVersion", "kind", "metadata", "status"]);
 
+/** The object's fields that no panel shows (its spec, a ConfigMap's data), as YAML. */
+function ContentYaml({ body }: { body: Record<string, unknown> }) {
+  if (Object.keys(body).length === 0) return null;
+  const spec = "spec" in body;
+  return (
+    <Section title={spec ? "Spec" : "Content"} testId="content">
+      <ScrollBox as="pre" label={spec ? "Spec as YAML" : "Content as YAML"} className="max-h-[32rem] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs dark:bg-slate-900">
+        {toYaml(body)}
+      </ScrollBox>
+    </Section>
+  );
+}
+
 type Tab = "live" | "overview" | "yaml" | "history";
 
 const POLL_MS = 3_000;
@@ -76,6 +89,15 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
   const YamlTab = detailSections[kind.kind]?.YamlTab ?? ObjectYamlEditor;
   usePreloadYamlEditor();
   const [deleting, setDeleting] = useState(search.get("delete") === "1");
+  // Just created by the console (create-view, the name dialog): said once, and the URL is cleaned so a
+  // reload or a shared link does not say it again.
+  const [justCreated, setJustCreated] = useState(search.get(CREATED_PARAM) === "1");
+  useEffect(() => {
+    if (search.get(CREATED_PARAM) !== "1") return;
+    const rest = new URLSearchParams(search);
+    rest.delete(CREATED_PARAM);
+    router.replace(rest.size ? `${pathname}?${rest}` : pathname, { scroll: false });
+  }, [search, pathname, router]);
   // Deleted from this page but held (finalizers, a grace period): stay to show Terminating, and go back to the list once it is gone.
   const [deletedHere, setDeletedHere] = useState(false);
   useEffect(() => {
@@ -129,6 +151,14 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
           )}
         </PermissionGate>
       </div>
+      {justCreated && (
+        <p role="status" className="flex items-center gap-2 border-b border-green-200 bg-green-50 px-4 py-1.5 text-sm text-green-900 dark:border-green-900 dark:bg-green-950 dark:text-green-100" data-testid="created-notice">
+          {kind.kind} {name} created.
+          <button type="button" className="ml-auto rounded px-1 underline focus-visible:outline-2 focus-visible:outline-blue-600" onClick={() => setJustCreated(false)}>
+            Dismiss
+          </button>
+        </p>
+      )}
       {tab === "live" ? (
         <>
           {loadError && (
@@ -158,17 +188,14 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
       ) : (
         <ScrollBox label={`Overview of ${kind.kind} ${name}`} className="min-h-0 flex-1 overflow-y-auto px-6 py-4">
           <ProblemsPanel kind={kind} obj={obj} now={now} />
-          {detailSections[kind.kind]?.first && <KindSection kindName={kind.kind} obj={obj} now={now} />}
+          {/* One order for every kind, after what is wrong: the kind's own details first (its section, or,
+              without one, its content), then metadata, owners and dependents, relations, the rest of the spec,
+              status, Events. */}
+          {detailSections[kind.kind] ? <KindSection kindName={kind.kind} obj={obj} now={now} /> : <ContentYaml body={body} />}
           <MetadataPanel kind={kind} obj={obj} now={now} />
           <DependentsPanel kind={kind} obj={obj} now={now} />
           <RelationsPanel kind={kind} obj={obj} />
-          {!detailSections[kind.kind]?.first && <KindSection kindName={kind.kind} obj={obj} now={now} />}
-          {(!detailSections[kind.kind] || detailSections[kind.kind].keepContent) &&
-            Object.keys(body).length > 0 && (
-              <Section title={"spec" in body ? "Spec" : "Content"} testId="content">
-                <ScrollBox as="pre" label={"spec" in body ? "Spec as YAML" : "Content as YAML"} className="max-h-[32rem] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs dark:bg-slate-900">{toYaml(body)}</ScrollBox>
-              </Section>
-            )}
+          {detailSections[kind.kind]?.keepContent && <ContentYaml body={body} />}
           {!detailSections[kind.kind]?.coversStatus && <StatusPanel status={obj.status} now={now} />}
           <EventsPanel kindName={kind.kind} namespace={kind.namespaced ? namespace : undefined} name={name} now={now} />
         </ScrollBox>

@@ -171,16 +171,19 @@ export function ResourceListView({ plural, namespace, firstPage }: { plural: str
             value={url.labels}
             onChange={(e) => url.setLabels(e.target.value)}
             onBlur={url.flush}
-            placeholder="Label selector, e.g. app=web"
+            placeholder="Labels, e.g. app=web"
             aria-invalid={!!selectorResult.error}
             aria-describedby={selectorResult.error ? "label-error" : undefined}
-            className={`w-56 rounded-md border bg-white px-2 py-1 font-mono text-sm dark:bg-slate-900 ${selectorResult.error ? "border-red-600" : "border-slate-300 dark:border-slate-700"}`}
+            className={`w-56 max-w-full rounded-md border bg-white px-2 py-1 font-mono text-sm dark:bg-slate-900 ${selectorResult.error ? "border-red-600" : "border-slate-300 dark:border-slate-700"}`}
           />
           <Button onClick={() => (frozen ? setFrozen(undefined) : setFrozen(live))} aria-pressed={!!frozen} disabled={!live} data-testid="pause-button">
             {frozen ? "Resume" : "Pause"}
-            <span className="tabular inline-block w-20 text-left text-xs" data-testid="pending-count">
-              {frozen ? (pending < 0 ? "· reloaded" : `· ${pending} waiting`) : ""}
-            </span>
+            {/* Only while paused: an empty box kept for it made the button twice as wide as "Pause". */}
+            {frozen && (
+              <span className="tabular text-xs" data-testid="pending-count">
+                {pending < 0 ? "· reloaded" : `· ${pending} waiting`}
+              </span>
+            )}
           </Button>
           <Button onClick={() => url.setWide(!url.wide)} aria-pressed={url.wide}>
             Wide

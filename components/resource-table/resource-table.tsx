@@ -7,8 +7,8 @@
 // A cell cut short by its column width gets its full text as a title and, to reach it from the keyboard, a
 // tab stop that shows the text in a tooltip.
 import Link from "next/link";
-import { memo, useCallback, useEffect, useId, useRef, useState, type FocusEvent } from "react";
-import type { ColumnView, Row } from "@/lib/client/list-rows";
+import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type FocusEvent } from "react";
+import { narrowTemplate, type ColumnView, type Row } from "@/lib/client/list-rows";
 import { headerState, selectionOffer, shownRange } from "@/lib/client/list-selection";
 import { useHydrated } from "@/lib/client/use-hydrated";
 import type { KubeObject } from "@/lib/kinds";
@@ -71,6 +71,7 @@ const TableRow = memo(function TableRow({
   onSelect,
   href,
   template,
+  narrowStyle,
   tone,
   hydrated,
 }: {
@@ -82,6 +83,7 @@ const TableRow = memo(function TableRow({
   onSelect: (keys: string[], selected: boolean) => void;
   href: string;
   template: string;
+  narrowStyle: CSSProperties;
   tone: RowTone;
   hydrated: boolean;
 }) {
@@ -98,7 +100,7 @@ const TableRow = memo(function TableRow({
       data-testid="resource-row"
       data-tone={tone}
       className={`grid items-center border-b border-slate-100 text-sm hover:bg-slate-50 dark:border-slate-800/70 dark:hover:bg-slate-900 ${toneClass} ${flashing ? "row-flash" : ""} ${selected ? "bg-blue-50/60 dark:bg-blue-950/40" : ""}`}
-      style={{ gridTemplateColumns: template, height: ROW_HEIGHT }}
+      style={{ gridTemplateColumns: template, height: ROW_HEIGHT, ...narrowStyle }}
     >
       <div role="cell" className="flex justify-center">
         <input
@@ -113,7 +115,7 @@ const TableRow = memo(function TableRow({
       {columns.map((column) => {
         if (column.id === "Name") {
           return (
-            <div role="cell" key={column.id} data-column={column.id} className="flex min-w-0 items-center gap-2 px-2">
+            <div role="cell" key={column.id} data-column={column.id} data-narrow={column.narrow || undefined} className="flex min-w-0 items-center gap-2 px-2">
               <Link href={href} prefetch={false} data-cell-text className={linkClass}>
                 {cellText(column.cell(row.obj, now))}
               </Link>
@@ -127,7 +129,7 @@ const TableRow = memo(function TableRow({
         }
         if (column.ticking) {
           return (
-            <div role="cell" key={column.id} data-cell-text data-column={column.id} className="tabular truncate px-2 text-slate-700 dark:text-slate-300">
+            <div role="cell" key={column.id} data-cell-text data-column={column.id} data-narrow={column.narrow || undefined} className="tabular truncate px-2 text-slate-700 dark:text-slate-300">
               <TickingText column={column} obj={row.obj} />
             </div>
           );
@@ -135,7 +137,7 @@ const TableRow = memo(function TableRow({
         const value = cellText(column.cell(row.obj, now));
         if (column.status && value) {
           return (
-            <div role="cell" key={column.id} data-column={column.id} className="flex min-w-0 items-center px-2">
+            <div role="cell" key={column.id} data-column={column.id} data-narrow={column.narrow || undefined} className="flex min-w-0 items-center px-2">
               <StatusBadge tone={statusTone(value)} title={value} testId="status-badge" cell>
                 {value}
               </StatusBadge>
@@ -145,7 +147,7 @@ const TableRow = memo(function TableRow({
         const link = column.link?.(row.obj);
         if (link) {
           return (
-            <div role="cell" key={column.id} data-column={column.id} className="flex min-w-0 items-center px-2">
+            <div role="cell" key={column.id} data-column={column.id} data-narrow={column.narrow || undefined} className="flex min-w-0 items-center px-2">
               <Link href={link} prefetch={false} data-cell-text title={value} className={linkClass}>
                 {value}
               </Link>
@@ -153,7 +155,7 @@ const TableRow = memo(function TableRow({
           );
         }
         return (
-          <div role="cell" key={column.id} data-cell-text data-column={column.id} className="tabular truncate px-2 text-slate-700 dark:text-slate-300" title={column.title?.(row.obj) ?? value}>
+          <div role="cell" key={column.id} data-cell-text data-column={column.id} data-narrow={column.narrow || undefined} className="tabular truncate px-2 text-slate-700 dark:text-slate-300" title={column.title?.(row.obj) ?? value}>
             {value}
           </div>
         );
@@ -215,6 +217,8 @@ export function ResourceTable({ label, columns, rows, changedAt, sort, onSort, s
     if (containerRef.current) containerRef.current.scrollTop = 0;
   }, [filterKey, containerRef]);
   const template = gridTemplate(columns);
+  const narrowColumns = narrowTemplate(columns);
+  const narrowStyle = useMemo(() => ({ "--narrow-columns": narrowColumns }) as CSSProperties, [narrowColumns]);
   const [tip, setTip] = useState<Tip | undefined>(undefined);
   const tipId = useId();
 
@@ -284,7 +288,7 @@ export function ResourceTable({ label, columns, rows, changedAt, sort, onSort, s
         data-testid="resource-table"
       >
         <div role="rowgroup" className="sticky top-0 z-10 bg-white dark:bg-slate-950">
-          <div role="row" aria-rowindex={1} className="grid border-b border-slate-200 text-xs font-semibold uppercase tracking-wide text-slate-600 dark:border-slate-700 dark:text-slate-400" style={{ gridTemplateColumns: template, height: ROW_HEIGHT }}>
+          <div role="row" aria-rowindex={1} className="grid border-b border-slate-200 text-xs font-semibold uppercase tracking-wide text-slate-600 dark:border-slate-700 dark:text-slate-400" style={{ gridTemplateColumns: template, height: ROW_HEIGHT, ...narrowStyle }}>
             <div role="columnheader" className="flex items-center justify-center">
               <input
                 type="checkbox"
@@ -305,7 +309,7 @@ export function ResourceTable({ label, columns, rows, changedAt, sort, onSort, s
             {columns.map((column) => {
               const active = sort?.column === column.id;
               return (
-                <div role="columnheader" key={column.id} data-column={column.id} aria-sort={active ? (sort!.descending ? "descending" : "ascending") : "none"} className="flex min-w-0 items-center">
+                <div role="columnheader" key={column.id} data-column={column.id} data-narrow={column.narrow || undefined} aria-sort={active ? (sort!.descending ? "descending" : "ascending") : "none"} className="flex min-w-0 items-center">
                   <button
                     type="button"
                     onClick={() => onSort(column.id)}
@@ -334,6 +338,7 @@ export function ResourceTable({ label, columns, rows, changedAt, sort, onSort, s
                 onSelect={onSelect}
                 href={hrefFor(row.obj)}
                 template={template}
+                narrowStyle={narrowStyle}
                 tone={rowTone?.(row.obj)}
                 hydrated={hydrated}
               />

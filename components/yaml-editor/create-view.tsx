@@ -1,13 +1,14 @@
 "use client";
 // Create from YAML: the kind's template in the chosen namespace, completion and validation from its schema,
 // any number of documents (each is created in order, with its own outcome, and each checked in the editor
-// against the schema of the kind it names), and a dry run first if wanted. The editor is uncontrolled: its
+// against the schema of the kind it names), and a dry run first if wanted. One object created opens its page
+// (which says it was created); several are listed, each linked. The editor is uncontrolled: its
 // model owns the text, read when Create is pressed.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMemo, useRef, useState } from "react";
 import { ApiError, type StatusCause } from "@/lib/client/api-error";
-import { listHref, objectHref } from "@/lib/client/console-routes";
+import { createdHref, objectHref } from "@/lib/client/console-routes";
 import { createObject } from "@/lib/client/object-writes";
 import { DEFAULT_NAMESPACE, templateYaml } from "@/lib/client/templates";
 import { useMultiKindSchema } from "@/lib/client/use-kind-schema";
@@ -98,7 +99,8 @@ export function CreateView({ plural, namespace }: { plural: string; namespace?: 
     if (failed.length === 1 && docs.length === 1) setProblem({ message: failed[0].error!, causes: failed[0].causes ?? [], code: failed[0].code });
     if (failed.length === 0) {
       if (dryRun) setNotice(`Dry run passed: the server would create ${results.length === 1 ? "this object" : `all ${results.length} objects`}. Nothing was saved.`);
-      else if (docs.length === 1) router.push(listHref(kind, targetNamespace));
+      // One object: its own page, which says it was just created.
+      else if (docs.length === 1) router.push(createdHref(results[0].href!));
       else setNotice(`Created ${results.length} objects.`);
     }
   }

@@ -253,7 +253,8 @@ test("the delete dialogs: a few objects, over 20 (type the count), a namespace (
 
   await page.goto(`/namespaces/${BULK_NAMESPACE}`);
   await page.getByTestId("delete-object").click();
-  await expect(page.getByLabel(`Deleting namespace ${BULK_NAMESPACE} deletes everything in it. Type its name, ${BULK_NAMESPACE}, to confirm.`)).toBeVisible();
+  await expect(page.getByLabel(`Type the namespace's name, ${BULK_NAMESPACE}, to confirm.`)).toBeVisible();
+  await expect(page.getByTestId("namespace-contents")).toHaveAttribute("data-state", "ready");
   await expectAccessible(page, "namespace delete dialog");
   await shots(page, "delete-dialog-namespace");
 });

@@ -22,7 +22,10 @@ test.describe("every kind: create, list, edit, delete", () => {
       await page.getByTestId("create-submit").click();
 
       const listPath = kind.namespaced ? `/namespaces/${NAMESPACE}/${kind.plural}` : `/${kind.plural}`;
-      await expect(page).toHaveURL(new RegExp(`${listPath}$`));
+      // Created: the new object's page says so.
+      await expect(page).toHaveURL(new RegExp(`${listPath}/${name}$`));
+      await expect(page.getByTestId("created-notice")).toContainText(`${kind.kind} ${name} created`);
+      await page.goto(listPath);
       const row = page.locator(`[data-testid=resource-row][data-key="${kind.namespaced ? `${NAMESPACE}/` : ""}${name}"]`);
       await expect(row).toBeVisible();
       if (kind.plural === "pods") await shot(page, "list-pods");

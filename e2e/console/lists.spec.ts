@@ -225,7 +225,7 @@ test("a namespace is deleted from its page only once its name is typed", async (
   await signIn(page, `/namespaces/${name}`);
   await page.getByTestId("delete-object").click();
   const confirm = page.getByTestId("confirm-delete");
-  const typed = page.getByLabel(`Deleting namespace ${name} deletes everything in it. Type its name, ${name}, to confirm.`);
+  const typed = page.getByLabel(`Type the namespace's name, ${name}, to confirm.`);
   await expect(confirm).toBeDisabled();
   await typed.fill(name.toUpperCase());
   await expect(confirm).toBeDisabled();

@@ -65,7 +65,7 @@ test("the namespace live view streams counts, newest changes and events", async 
   const fresh = uniqueName("nsview");
   await kubectl(["create", "--validate=false", "-f", "-"], configMap(fresh));
   await expect(count.locator("span").nth(1)).toHaveText(String(before + 1));
-  await expect(page.getByTestId("recent-changes")).toContainText(fresh);
+  await expect(page.getByTestId("namespace-changes")).toContainText(fresh);
 
   const event = {
     apiVersion: "v1",

@@ -103,6 +103,9 @@ test("the admin creates and deletes a namespace from the Namespaces page and lis
   await page.getByTestId("create-by-name").click();
   await page.getByTestId("create-name").fill(name);
   await page.getByTestId("create-name-submit").click();
+  // The new namespace's page, then back to the list.
+  await expect(page).toHaveURL(new RegExp(`/namespaces/${name}$`));
+  await page.goto("/namespaces");
   // Other specs' namespaces fill the screen: filter so the new row is in the windowed table's view.
   await page.getByLabel("Filter by name or any column").fill(name);
   const row = page.locator(`[data-testid=resource-row][data-key="${name}"]`);

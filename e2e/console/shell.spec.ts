@@ -67,7 +67,11 @@ test("the switcher follows namespaces as they are created and deleted, and creat
   await switcher(page).selectOption({ label: "New namespace…" });
   await page.getByTestId("create-name").fill(created);
   await page.getByTestId("create-name-submit").click();
+  // It opens the new namespace's page, the switcher on it.
+  await expect(page).toHaveURL(new RegExp(`/namespaces/${created}$`));
   await expect(switcher(page).locator(`option[value="${created}"]`)).toHaveCount(1);
+  await page.goto(`/namespaces/${NAMESPACE}/pods`);
+  await live(page);
 
   // Delete from the switcher: it leads to the namespace's own page, whose delete dialog names it.
   await switcher(page).selectOption(created);

@@ -14,6 +14,14 @@ export function objectHref(kind: AnyKind, namespace: string | undefined, name: s
   return kind.namespaced && namespace ? `/namespaces/${seg(namespace)}/${kind.plural}/${seg(name)}` : `/${kind.plural}/${seg(name)}`;
 }
 
+/** The query parameter that tells an object's page the console has just created it. */
+export const CREATED_PARAM = "created";
+
+/** An object's page right after the console created it: the page says so once (`?created=1`). */
+export function createdHref(objectPageHref: string): string {
+  return `${objectPageHref}${objectPageHref.includes("?") ? "&" : "?"}${CREATED_PARAM}=1`;
+}
+
 export function createHref(kind: AnyKind, namespace?: string): string {
   return `/create/${kind.plural}${kind.namespaced && namespace ? `?namespace=${seg(namespace)}` : ""}`;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { kindByPlural } from "../kinds";
 import { parseLabelSelector } from "../selectors/label-selector";
-import { columnViews, createRowSelector, defaultSort, naturalCompare, parseHumanDuration, selectRows } from "./list-rows";
+import { columnViews, createRowSelector, defaultSort, narrowTemplate, naturalCompare, parseHumanDuration, selectRows } from "./list-rows";
 
 const obj = (name: string, ns: string, created: string, labels: Record<string, string> = {}, data: Record<string, string> = {}) => ({
   kind: "ConfigMap",
@@ -50,6 +50,18 @@ describe("columnViews", () => {
     const names = columnViews(kindByPlural("events")!.columns, { wide: false, allNamespaces: false }).map((c) => c.name);
     expect(names).toContain("Name");
     expect(names).not.toContain("Count");
+  });
+
+  it("keeps the name and Status on a phone, and an Event's last seen, reason and object (its reason opening it)", () => {
+    const narrow = (plural: string, kind: string) => columnViews(kindByPlural(plural)!.columns, { wide: false, allNamespaces: true, kind }).filter((c) => c.narrow);
+    expect(narrow("pods", "Pod").map((c) => c.name)).toEqual(["Name", "Status"]);
+    expect(narrow("configmaps", "ConfigMap").map((c) => c.name)).toEqual(["Name"]);
+    const events = narrow("events", "Event");
+    expect(events.map((c) => c.name)).toEqual(["Last Seen", "Reason", "Object"]);
+    const event = { kind: "Event", metadata: { name: "web.17a3", namespace: "shop" }, involvedObject: { apiVersion: "v1", kind: "Pod", name: "web" }, reason: "BackOff" };
+    expect(events[1].link?.(event)).toBe("/namespaces/shop/events/web.17a3");
+    expect(events[2].link?.(event)).toBe("/namespaces/shop/pods/web");
+    expect(narrowTemplate(events)).toBe("2.25rem 4.25rem minmax(0,1fr) minmax(0,1fr)");
   });
 });
 

@@ -32,6 +32,8 @@ export interface ColumnView {
   title?: (obj: KubeObject) => string | undefined;
   /** The column's CSS grid track when its words need more room than the default. */
   width?: string;
+  /** Kept on a phone (a table narrower than 36rem), where the other columns fold away. */
+  narrow?: boolean;
 }
 
 /** The namespace column kubectl adds for `--all-namespaces`. */
@@ -69,12 +71,31 @@ function extend(kindName: string | undefined, c: Column): Partial<ColumnView> {
   const extra: Partial<ColumnView> = {};
   if (ticking.has(c.name)) extra.ticking = true;
   if (kindName && isStatusColumn(kindName, c.name)) extra.status = true;
+  // On a phone: the name and, where the kind has one, its Status.
+  if (c.format === "name" || c.name === "Status") extra.narrow = true;
   if (kindName === "Event") {
     if (c.name === "Last Seen") Object.assign(extra, { sortBy: "time", time: eventLastSeen });
     if (c.name === "First Seen") Object.assign(extra, { sortBy: "time", time: eventFirstSeen });
     if (c.name === "Object") extra.link = involvedObjectHref;
+    // An Event's generated name says nothing: a phone shows when, why and about what, and the reason opens it.
+    if (c.name === "Reason") extra.link = eventHref;
+    extra.narrow = eventNarrow.has(c.name);
   }
   return extra;
+}
+
+const eventNarrow = new Set(["Last Seen", "Reason", "Object"]);
+
+function eventHref(event: KubeObject): string | undefined {
+  const kind = kindByKind("Event");
+  const name = event.metadata?.name;
+  return kind && name ? objectHref(kind, event.metadata?.namespace, name) : undefined;
+}
+
+/** The grid columns of a row on a phone: the selection box, then each narrow column's share. */
+export function narrowTemplate(columns: readonly ColumnView[]): string {
+  const widths = columns.filter((c) => c.narrow).map((c) => (c.ticking ? "4.25rem" : c.status ? "auto" : "minmax(0,1fr)"));
+  return ["2.25rem", ...widths].join(" ");
 }
 
 export function columnViews(columns: Column[], options: { wide: boolean; allNamespaces: boolean; kind?: string }): ColumnView[] {

@@ -27,6 +27,16 @@ describe("admission refusal messages", () => {
     ]);
   });
 
+  it("splits a 422's causes only before each field path, not at the commas of a cause's own message", () => {
+    const label =
+      "metadata.labels: Invalid value: \"-x-\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+    const port = "spec.ports[1].port: Invalid value: 70000: must be between 1 and 65535, inclusive";
+    const target = "spec.ports[1].targetPort: Invalid value: 70000: must be between 1 and 65535, inclusive";
+    const e = explainStatusMessage(`Service "bad" is invalid: [${label}, ${port}, ${target}]`);
+    expect(e.summary).toBe('Service "bad" is invalid');
+    expect(e.reasons).toEqual([label, port, target]);
+  });
+
   it("keeps LimitRanger's 'is X, but limit is Y' reasons whole", () => {
     const e = explainStatusMessage('pods "big" is forbidden: [maximum cpu usage per Container is 500m, but limit is 1, maximum memory usage per Container is 128Mi, but limit is 256Mi]');
     expect(e.summary).toBe('pods "big" is forbidden');

@@ -73,13 +73,23 @@ function splitTopLevel(text: string): string[] {
   return splitOutside(text, (i) => (text[i] === "," && text[i + 1] === " " ? 2 : 0));
 }
 
-/** The start of one rendered field error (`path: Invalid value: ...`), optionally behind SCC's `provider x: `. */
-const fieldErrorStart = /^(provider \S+: )?(provider \S+|[.\w[\]-]+): (Invalid value|Forbidden|Required value|Unsupported value|Duplicate value|Too long|Too many|Not found|Internal error|Type error)\b/;
+/**
+ * The start of one rendered field error (`path: Invalid value: ...`), optionally behind SCC's `provider x: `;
+ * a path's map keys may hold spaces (`data[bad key]`).
+ */
+const fieldErrorStart = /^(provider \S+: )?(provider \S+|(?:[.\w-]|\[[^\]]*\])+): (Invalid value|Forbidden|Required value|Unsupported value|Duplicate value|Too long|Too many|Not found|Internal error|Type error)\b/;
 
-/** A field.ErrorList printed with %v separates its errors by single spaces: split before each error's path. */
+/**
+ * A list of field errors, split only before each error's path: aggregated they are joined by `, `, a
+ * field.ErrorList printed with %v by single spaces, and an error's own message may hold `, ` too ("must be
+ * between 1 and 65535, inclusive"; a label's "'-', '_' or '.'"), which is no separator.
+ */
 function splitFieldErrors(text: string): string[] {
-  if (!fieldErrorStart.test(text)) return [text];
-  return splitOutside(text, (i) => (text[i] === " " && text[i - 1] !== ":" && fieldErrorStart.test(text.slice(i + 1)) ? 1 : 0));
+  return splitOutside(text, (i) => {
+    if (text[i] === "," && text[i + 1] === " " && fieldErrorStart.test(text.slice(i + 2))) return 2;
+    if (text[i] === " " && text[i - 1] !== ":" && text[i - 1] !== "," && fieldErrorStart.test(text.slice(i + 1))) return 1;
+    return 0;
+  });
 }
 
 /**
@@ -94,8 +104,7 @@ export function explainStatusMessage(message: string): ExplainedMessage {
   if (start > 0 && /:\s*$/.test(message.slice(0, start))) {
     const items: string[] = [];
     const content = message.slice(start + 1, -1);
-    const commaParts = splitTopLevel(content);
-    for (const part of commaParts.length > 1 ? commaParts : splitFieldErrors(content)) {
+    for (const part of fieldErrorStart.test(content) ? splitFieldErrors(content) : splitTopLevel(content)) {
       // LimitRanger's reasons read "maximum cpu usage per Container is 1, but limit is 2": keep them whole.
       if (items.length && /^but /.test(part)) items[items.length - 1] += `, ${part}`;
       else if (part.trim()) items.push(part.trim());
