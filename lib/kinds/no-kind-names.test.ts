@@ -108,7 +108,8 @@ function sourceFiles(dir: string): string[] {
   }
   return entries.flatMap((entry) => {
     const path = join(dir, entry);
-    if (statSync(path).isDirectory()) return entry === "node_modules" ? [] : sourceFiles(path);
+    // `fixtures/` holds tests' data (answers of real kinds to compare with), not code that runs.
+    if (statSync(path).isDirectory()) return entry === "node_modules" || entry === "fixtures" ? [] : sourceFiles(path);
     return sourceFile.test(entry) && !testFile.test(entry) ? [path] : [];
   });
 }
