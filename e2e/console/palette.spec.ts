@@ -2,7 +2,7 @@
 // user may list (live lists from the watch caches, lists not loaded yet fetched once), grouped by kind, with
 // keyboard navigation and "go to" commands. Nothing the user may not list is fetched.
 import { expect, type Page } from "@playwright/test";
-import { ensureNamespaces, ensureObjects, kubectl, shot, signIn, test, uniqueName, USER_NAME, USER_TOKEN } from "./support";
+import { ensureNamespaces, ensureObjects, kubectl, shot, signIn, test, uniqueName } from "./support";
 
 // The machine running these may be busy: allow for slow first loads.
 test.describe.configure({ timeout: 180_000 });
@@ -10,6 +10,11 @@ test.describe.configure({ timeout: 180_000 });
 const NS_A = "e2e-palette-a";
 const NS_B = "e2e-palette-b";
 const TEAM = "e2e-palette-team";
+/**
+ * The viewer of TEAM: a ServiceAccount of its own, so no other spec's binding (the token-file user gets edit
+ * in namespaces of theirs) gives it Secrets somewhere the palette would then rightly search.
+ */
+const VIEWER = "palette-viewer";
 
 test.beforeAll(async () => {
   await ensureNamespaces(NS_A, NS_B, TEAM);
@@ -20,12 +25,13 @@ test.beforeAll(async () => {
     { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "unrelated", namespace: NS_B, labels: { app: "palette-other" } } },
     { apiVersion: "v1", kind: "Secret", metadata: { name: "zebra-credentials", namespace: TEAM }, type: "Opaque", data: { k: "dg==" } },
     { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "zebra-team-config", namespace: TEAM } },
+    { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: VIEWER, namespace: TEAM } },
     {
       apiVersion: "rbac.authorization.k8s.io/v1",
       kind: "RoleBinding",
-      metadata: { name: `${USER_NAME}-palette-view`, namespace: TEAM },
+      metadata: { name: `${VIEWER}-view`, namespace: TEAM },
       roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "view" },
-      subjects: [{ apiGroup: "rbac.authorization.k8s.io", kind: "User", name: USER_NAME }],
+      subjects: [{ kind: "ServiceAccount", name: VIEWER, namespace: TEAM }],
     },
   );
 });
@@ -108,7 +114,8 @@ test("a user who may not list Secrets never has them fetched nor found", async (
   page.on("request", (r) => {
     if (/\/api\/v1\/(namespaces\/[^/]+\/)?secrets(\?|$)/.test(new URL(r.url()).pathname + "?")) secretRequests.push(r.url());
   });
-  await signIn(page, `/namespaces/${TEAM}/configmaps`, USER_TOKEN);
+  const token = (await kubectl(["create", "token", VIEWER, "-n", TEAM, "--duration=1h"])).trim();
+  await signIn(page, `/namespaces/${TEAM}/configmaps`, token);
   await openPalette(page);
   await input(page).fill("zebra");
   await expect(group(page, /ConfigMaps/).getByRole("option", { name: /zebra-team-config/ })).toBeVisible();
