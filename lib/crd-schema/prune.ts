@@ -1,0 +1,101 @@
+// Pruning unknown fields as kube-apiserver 1.32 does for a custom resource (apiextensions' pruning algorithm
+// and objectmeta coercion): a field the schema does not specify is dropped, unless the schema (or an ancestor
+// up to the nearest specified field) has x-kubernetes-preserve-unknown-fields; apiVersion, kind and metadata
+// are kept at the root and in every x-kubernetes-embedded-resource, where metadata is cut down to ObjectMeta's
+// fields. Each dropped field is returned as kube names it in a warning or a strict refusal: `spec.foo`,
+// `spec.list[0].bar`, `metadata.foo`, sorted.
+import type { JSONSchemaProps } from "./types";
+
+/** metav1.ObjectMeta's JSON fields: the rest of a metadata object is unknown. */
+export const OBJECT_META_FIELDS: ReadonlySet<string> = new Set([
+  "name", "generateName", "namespace", "selfLink", "uid", "resourceVersion", "generation", "creationTimestamp",
+  "deletionTimestamp", "deletionGracePeriodSeconds", "labels", "annotations", "ownerReferences", "finalizers",
+  "managedFields",
+]);
+
+const META_FIELDS = new Set(["apiVersion", "kind", "metadata"]);
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+export interface PruneOptions {
+  /** The value is a whole resource (the default): its apiVersion, kind and metadata are kept. */
+  isResourceRoot?: boolean;
+}
+
+const join = (path: string, k: string) => (path ? `${path}.${k}` : k);
+
+/** Drops, in place, every field of `obj` that `schema` does not specify; returns the dropped paths, sorted. */
+export function prune(obj: unknown, schema: JSONSchemaProps | undefined, opts: PruneOptions = {}): string[] {
+  const out: string[] = [];
+  let s = schema;
+  if (opts.isResourceRoot ?? true) s = { ...(schema ?? {}), "x-kubernetes-embedded-resource": true };
+  walk(obj, s, "", out);
+  return out.sort();
+}
+
+function embeddedMeta(x: Record<string, unknown>, path: string, out: string[]): void {
+  const meta = x.metadata;
+  if (!isObject(meta)) return;
+  for (const k of Object.keys(meta)) {
+    if (!OBJECT_META_FIELDS.has(k)) {
+      out.push(join(join(path, "metadata"), k));
+      delete meta[k];
+    }
+  }
+}
+
+function walk(x: unknown, s: JSONSchemaProps | undefined, path: string, out: string[]): void {
+  if (s?.["x-kubernetes-preserve-unknown-fields"]) {
+    skip(x, s, path, out);
+    return;
+  }
+  if (Array.isArray(x)) {
+    const items = s && !Array.isArray(s.items) ? s.items : undefined;
+    x.forEach((v, i) => walk(v, items, `${path}[${i}]`, out));
+    return;
+  }
+  if (!isObject(x)) return;
+  if (!s) {
+    for (const k of Object.keys(x)) {
+      out.push(join(path, k));
+      delete x[k];
+    }
+    return;
+  }
+  const embedded = !!s["x-kubernetes-embedded-resource"];
+  if (embedded) embeddedMeta(x, path, out);
+  for (const k of Object.keys(x)) {
+    if (embedded && META_FIELDS.has(k)) continue;
+    const prop = s.properties?.[k];
+    if (prop) walk(x[k], prop, join(path, k), out);
+    else if (s.additionalProperties !== undefined) {
+      walk(x[k], typeof s.additionalProperties === "object" ? s.additionalProperties : undefined, join(path, k), out);
+    } else {
+      if (!META_FIELDS.has(k) || path) out.push(join(path, k));
+      delete x[k];
+    }
+  }
+}
+
+/** Below x-kubernetes-preserve-unknown-fields: unknown fields stay, specified ones are still pruned inside. */
+function skip(x: unknown, s: JSONSchemaProps, path: string, out: string[]): void {
+  if (Array.isArray(x)) {
+    const items = !Array.isArray(s.items) ? s.items : undefined;
+    if (items) x.forEach((v, i) => skip(v, items, `${path}[${i}]`, out));
+    return;
+  }
+  if (!isObject(x)) return;
+  const embedded = !!s["x-kubernetes-embedded-resource"];
+  if (embedded) embeddedMeta(x, path, out);
+  for (const k of Object.keys(x)) {
+    if (embedded && META_FIELDS.has(k)) continue;
+    const prop = s.properties?.[k];
+    if (prop) walk(x[k], prop, join(path, k), out);
+    else if (s.additionalProperties !== undefined) {
+      walk(x[k], typeof s.additionalProperties === "object" ? s.additionalProperties : undefined, join(path, k), out);
+    }
+  }
+}
+
+/** kube's warning text for one dropped field. */
+export const unknownFieldWarning = (path: string): string => `unknown field ${JSON.stringify(path)}`;
