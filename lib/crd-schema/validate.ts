@@ -169,7 +169,9 @@ function enumErrors(s: JSONSchemaProps, data: unknown, name: string): OpenAPIErr
   return [{ kind: "enum", name, value: data ?? null, values: s.enum, message: `${name} in ${IN} should be one of ${JSON.stringify(s.enum)}` }];
 }
 
-function objectErrors(s: JSONSchemaProps, obj: Record<string, unknown>, name: string, old: Old | undefined): OpenAPIError[] {
+function objectErrors(s: JSONSchemaProps, given: Record<string, unknown>, name: string, old: Old | undefined): OpenAPIError[] {
+  // JSON has no undefined: a key holding it is absent
+  const obj = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
   const keys = Object.keys(obj);
   if (s.minProperties !== undefined && keys.length < s.minProperties) {
     return [{ kind: "other", name, value: keys.length, message: `${name} in ${IN} should have at least ${s.minProperties} properties` }];
