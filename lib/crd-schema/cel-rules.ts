@@ -195,8 +195,12 @@ function fieldSchema(s: JSONSchemaProps | undefined, celName: string): JSONSchem
   if (!s || s["x-kubernetes-preserve-unknown-fields"] || s["x-kubernetes-int-or-string"]) return "unknown";
   if (s.type !== "object") return "unknown";
   if (typeof s.additionalProperties === "object" || s.additionalProperties === true) return "unknown";
+  if (s["x-kubernetes-embedded-resource"]) {
+    // kube's WithTypeAndObjectMeta: a resource shows its apiVersion, kind, metadata.name and metadata.generateName
+    if (celName === "apiVersion" || celName === "kind") return { type: "string" };
+    if (celName === "metadata") return { type: "object", properties: { name: { type: "string" }, generateName: { type: "string" } } };
+  }
   for (const [name, sub] of Object.entries(s.properties ?? {})) if (escapeName(name) === celName) return sub;
-  if (s["x-kubernetes-embedded-resource"] && ["apiVersion", "kind", "metadata"].includes(celName)) return "unknown";
   return "undefined";
 }
 
@@ -254,7 +258,9 @@ function compileExpression(source: string, schema: JSONSchemaProps, isResourceRo
   };
   const missing = undefinedField(root, schemaOf, parsed);
   if (missing) {
-    return { error: `ERROR: ${snippet(source, offsetOf(parsed, missing.node)).replace("%s", `undefined field '${missing.field}'`)}`, usesOldSelf: false, size: 0 };
+    // a selection expanded from a macro (has(x.f)) has position 0 (a selection never starts a rule): its `.f` stands in
+    const at = offsetOf(parsed, missing.node) || Math.max(0, source.indexOf(`.${missing.field}`));
+    return { error: `ERROR: ${snippet(source, at).replace("%s", `undefined field '${missing.field}'`)}`, usesOldSelf: false, size: 0 };
   }
   const program = plan(env as any, parsed) as Program;
   return { program, usesOldSelf: usesIdent(root, "oldSelf"), size: countNodes(root), root };
@@ -458,8 +464,10 @@ function runtimeCost(rule: CompiledRule, self: unknown): number {
   return rule.size + (/\.(all|exists|exists_one|map|filter)\(/.test(rule.rule.rule) ? rule.size * width(self) : 0);
 }
 
-function validateExpressions(v: CelValidator, path: string, obj: unknown, old: { value: unknown } | undefined, unchanged: boolean, w: Walk): boolean {
+function validateExpressions(v: CelValidator, nodePath: string, obj: unknown, old: { value: unknown } | undefined, unchanged: boolean, w: Walk): boolean {
   if (obj === null || obj === undefined || v.rules.length === 0) return true;
+  // kube validates a whole object from a nil field path, which prints as <nil>
+  const path = nodePath || "<nil>";
   const type = v.schema.type ?? "";
   if (w.budget <= 0) {
     w.errors.push(kubeField.invalid(path, type, "validation failed due to running out of cost budget, no further validation rules will be run"));
@@ -506,7 +514,7 @@ function validateExpressions(v: CelValidator, path: string, obj: unknown, old: {
       continue;
     }
     if (result === true) continue;
-    const at = compiled.fieldPath ? child(path, compiled.fieldPath) : path;
+    const at = compiled.fieldPath ? child(nodePath, compiled.fieldPath) : path;
     let detail: string | undefined;
     if (compiled.messageProgram) {
       const m = compiled.messageProgram({ self });
