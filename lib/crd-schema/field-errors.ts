@@ -74,9 +74,12 @@ export const kubeField = {
     ({ type: "FieldValueDuplicate", field: path, detail: `Duplicate value: ${goValue(value)}` }),
   forbidden: (path: string, detail?: string): FieldError =>
     ({ type: "FieldValueForbidden", field: path, detail: withDetail("Forbidden", detail) }),
-  /** field.TooLongMaxLength, which the custom resource validator uses for maxLength. */
-  tooLongMaxLength: (path: string, max: number): FieldError =>
-    ({ type: "FieldValueTooLong", field: path, detail: `Too long: ${max >= 0 ? `may not be longer than ${max}` : "value is too long"}` }),
+  /** field.TooLong as 1.32 renders it (the custom resource validator's maxLength; the value is not shown). */
+  tooLong: (path: string, max: number): FieldError => ({
+    type: "FieldValueTooLong",
+    field: path,
+    detail: `Too long: ${max >= 0 ? `may not be more than ${max} ${max === 1 ? "byte" : "bytes"}` : "value is too long"}`,
+  }),
   tooMany: (path: string, actual: number, max: number): FieldError => ({
     type: "FieldValueTooMany",
     field: path,

@@ -51,7 +51,7 @@ describe("schemaErrors", () => {
   it("string lengths and pattern", () => {
     expect(render(schemaErrors(certificateSchema, certificate({ secretName: "", commonName: "x".repeat(65) })))).toEqual([
       `spec.secretName: Invalid value: "": spec.secretName in body should be at least 1 chars long`,
-      "spec.commonName: Too long: may not be longer than 64",
+      "spec.commonName: Too long: may not be more than 64 bytes",
     ]);
     const sm = { spec: { selector: {}, endpoints: [{ port: "web", interval: "30 seconds" }] } };
     expect(render(schemaErrors(serviceMonitorSchema, sm))).toEqual([
@@ -173,7 +173,7 @@ describe("schemaErrors", () => {
 
     it("an unchanged invalid field passes; a changed one fails", () => {
       expect(render(schemaErrors(certificateSchema, old))).toEqual([
-        "spec.commonName: Too long: may not be longer than 64",
+        "spec.commonName: Too long: may not be more than 64 bytes",
         "spec.revisionHistoryLimit: Invalid value: 0: spec.revisionHistoryLimit in body should be greater than or equal to 1",
       ]);
       const updated = structuredClone(old);

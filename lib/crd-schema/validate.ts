@@ -278,7 +278,7 @@ function toFieldError(e: OpenAPIError, basePath: string): FieldError {
     case "enum":
       return kubeField.notSupported(path, e.value, (e.values ?? []).map((v) => (typeof v === "string" ? v : JSON.stringify(v))));
     case "tooLong":
-      return kubeField.tooLongMaxLength(path, e.max ?? -1);
+      return kubeField.tooLong(path, e.max ?? -1);
     case "maxItems":
     case "tooManyProperties":
       return kubeField.tooMany(path, e.value as number, e.max ?? -1);
