@@ -405,6 +405,7 @@ export function toCelValue(v: unknown, s: JSONSchemaProps | undefined, isResourc
     const extra = s && typeof s.additionalProperties === "object" ? s.additionalProperties : undefined;
     const embedded = isResourceRoot || !!s?.["x-kubernetes-embedded-resource"];
     for (const [k, x] of Object.entries(v)) {
+      if (x === undefined) continue; // JSON has no undefined: the key is absent
       if (props?.[k]) {
         const name = escapeName(k);
         if (name !== undefined) m.set(name, toCelValue(x, props[k]));
