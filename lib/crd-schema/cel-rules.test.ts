@@ -159,6 +159,29 @@ describe("x-kubernetes-validations", () => {
     ]);
   });
 
+  it("date-time, date and duration formatted strings are timestamps and durations, byte fields bytes", () => {
+    const schema = specWith(
+      [
+        { rule: "self.notAfter > timestamp('2026-01-01T00:00:00Z')", message: "expired" },
+        { rule: "self.renewBefore < duration('720h')", message: "renewBefore too long" },
+        { rule: "self.day < self.notAfter", message: "day" },
+        { rule: "self.data == b'hi'", message: "bytes" },
+      ],
+      {
+        notAfter: { type: "string", format: "date-time" },
+        renewBefore: { type: "string", format: "duration" },
+        day: { type: "string", format: "date" },
+        data: { type: "string", format: "byte" },
+      },
+    );
+    expect(run(schema, { spec: { notAfter: "2027-03-01T12:00:00Z", renewBefore: "360h", day: "2027-02-28", data: "aGk=" } }).errors).toEqual([]);
+    expect(render(run(schema, { spec: { notAfter: "2025-03-01T12:00:00Z", renewBefore: "1000h", day: "2027-02-28", data: "aGk=" } }).errors)).toEqual([
+      `spec: Invalid value: "object": expired`,
+      `spec: Invalid value: "object": renewBefore too long`,
+      `spec: Invalid value: "object": day`,
+    ]);
+  });
+
   it("cost: the per-call limit and the request budget stop the rules with kube's messages", () => {
     const schema = specWith([{ rule: "self.tags.all(t, t != '')", message: "no empty tags" }, { rule: "self.replicas > 0" }]);
     const big = { spec: { replicas: 0, tags: Array.from({ length: 200_000 }, (_, i) => `t${i}`) } };

@@ -388,9 +388,31 @@ export function compileCelValidator(schema: JSONSchemaProps, opts: { isResourceR
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
+const conversions = celEnv({ variables: { v: CelScalar.STRING } });
+const toTimestamp = plan(conversions as any, parse("timestamp(v)")) as Program;
+const toDuration = plan(conversions as any, parse("duration(v)")) as Program;
+
+/** A formatted string as kube types it for CEL: date-time and date are timestamps, duration a duration, byte
+ *  bytes; a value that does not parse stays a string. */
+function formattedString(v: string, format: string | undefined): unknown {
+  let out: unknown = v;
+  if (format === "date-time" || format === "datetime") out = toTimestamp({ v });
+  else if (format === "date") out = /^\d{4}-\d{2}-\d{2}$/.test(v) ? toTimestamp({ v: `${v}T00:00:00Z` }) : v;
+  else if (format === "duration") out = toDuration({ v });
+  else if (format === "byte") {
+    try {
+      return Uint8Array.from(atob(v), (c) => c.charCodeAt(0));
+    } catch {
+      return v;
+    }
+  }
+  return isCelError(out as CelValue) ? v : out;
+}
+
 /** Unstructured data typed by its schema, as kube's UnstructuredToVal hands it to CEL. */
 export function toCelValue(v: unknown, s: JSONSchemaProps | undefined, isResourceRoot = false): unknown {
   if (v === null || v === undefined) return null;
+  if (typeof v === "string") return s?.type === "string" && s.format ? formattedString(v, s.format) : v;
   if (typeof v === "number") {
     if (s?.type === "number") return v;
     return Number.isInteger(v) ? BigInt(v) : v;
