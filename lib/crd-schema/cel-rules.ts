@@ -457,6 +457,8 @@ export interface CelValidationOptions {
   old?: { value: unknown };
   /** Cost budget for all rules of this request (kube: 10,000,000). */
   budget?: number;
+  /** Unchanged values' failures become warnings (default: when `old` is given; a CRD's defaults turn it off). */
+  ratcheting?: boolean;
 }
 
 export interface CelValidationResult {
@@ -597,7 +599,7 @@ function walk(v: CelValidator, path: string, obj: unknown, old: { value: unknown
 
 /** Runs every compiled rule over `obj` (kube's Validator.Validate). */
 export function celValidationErrors(v: CelValidator | undefined, obj: unknown, opts: CelValidationOptions = {}): CelValidationResult {
-  const w: Walk = { budget: opts.budget ?? RUNTIME_COST_BUDGET, errors: [], warnings: [], ratcheting: !!opts.old };
+  const w: Walk = { budget: opts.budget ?? RUNTIME_COST_BUDGET, errors: [], warnings: [], ratcheting: opts.ratcheting ?? !!opts.old };
   if (!v) return { errors: [], warnings: [] };
   const unchanged = !!opts.old && deepEqual(obj, opts.old.value);
   walk(v, opts.path ?? "", obj, opts.old, unchanged, w);

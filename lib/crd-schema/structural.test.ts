@@ -149,6 +149,26 @@ describe("structuralSchemaErrors", () => {
     ]);
   });
 
+  it("an unknown field in a default is reported and the default is still validated; CEL rules check defaults too", () => {
+    const schema = withSpec({
+      type: "object",
+      properties: {
+        nested: { type: "object", properties: { a: { type: "integer" } }, default: { a: "x", b: "y" } },
+        window: {
+          type: "object",
+          properties: { start: { type: "integer" }, end: { type: "integer" } },
+          default: { start: 5, end: 1 },
+          "x-kubernetes-validations": [{ rule: "self.start <= self.end", message: "start must not be after end" }],
+        },
+      },
+    });
+    expect(render(structuralSchemaErrors(schema, base))).toEqual([
+      `${base}.properties[spec].properties[nested].default: Invalid value: map[string]interface {}{"a":"x", "b":"y"}: must not have unknown fields`,
+      `${base}.properties[spec].properties[nested].default.a: Invalid value: "string": a in body must be of type integer: "string"`,
+      `${base}.properties[spec].properties[window].default: Invalid value: "object": start must not be after end`,
+    ]);
+  });
+
   it("an invalid pattern is refused with Go's regexp error", () => {
     const schema = withSpec({ type: "object", properties: { a: { type: "string", pattern: "^(abc$" } } });
     expect(render(structuralSchemaErrors(schema, base))).toEqual([

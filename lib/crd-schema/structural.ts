@@ -11,7 +11,7 @@
 //   (unsupported keywords, uniqueItems, additionalProperties with properties, list and map types, list-map keys,
 //   x-kubernetes-validations fields and their compilation). Call this one from the CRD kind's validation.
 import type { FieldError } from "../status";
-import { compileRule, ruleValue, SUPPORTED_REASONS, validFieldPath } from "./cel-rules";
+import { celValidationErrors, compileCelValidator, compileRule, ruleValue, SUPPORTED_REASONS, validFieldPath } from "./cel-rules";
 import { errorString, goQuoteString, kubeField } from "./field-errors";
 import { child, index, key } from "./field-path";
 import { prune } from "./prune";
@@ -217,29 +217,39 @@ function nestedCompleteness(v: JSONSchemaProps, s: JSONSchemaProps | undefined, 
 // ---------------------------------------------------------------------------------------------------------------
 // defaults (kube's ValidateDefaults): each default validates against its schema and is already pruned
 
-function defaults(s: JSONSchemaProps, path: string, insideMeta: boolean, out: FieldError[]): void {
+function defaults(s: JSONSchemaProps, path: string, insideMeta: boolean, out: FieldError[], resourceRoot?: JSONSchemaProps): void {
   const embedded = !!s[EMBEDDED];
-  if (embedded) insideMeta = false;
+  if (embedded) {
+    insideMeta = false;
+    resourceRoot = s;
+  }
   if (s.default !== undefined) {
     const at = child(path, "default");
-    if (insideMeta) {
-      out.push(...schemaErrors(s, s.default, { basePath: at }));
-    } else {
+    if (!insideMeta) {
       const pruned = structuredClone(s.default);
       prune(pruned, s, { isResourceRoot: embedded });
-      if (!deepEqual(pruned, s.default)) {
-        out.push(kubeField.invalid(at, s.default, "must not have unknown fields"));
-      } else {
-        const meta = embedded ? embeddedResourceErrors(s, s.default, at) : [];
-        out.push(...(meta.length ? meta : schemaErrors(s, s.default, { basePath: at })));
-      }
+      if (!deepEqual(pruned, s.default)) out.push(kubeField.invalid(at, s.default, "must not have unknown fields"));
     }
+    const meta = !insideMeta && embedded ? embeddedResourceErrors(s, s.default, at) : [];
+    const schema = meta.length ? [] : schemaErrors(s, s.default, { basePath: at });
+    out.push(...meta, ...schema);
+    if (!meta.length && !schema.length) out.push(...defaultRuleErrors(s, s.default, at, s === resourceRoot));
   }
   const items = itemsSchema(s);
-  if (items) defaults(items, child(path, "items"), insideMeta, out);
+  if (items) defaults(items, child(path, "items"), insideMeta, out, resourceRoot);
   for (const [k, sub] of Object.entries(s.properties ?? {})) {
-    defaults(sub, key(child(path, "properties"), k), insideMeta || (embedded && ["metadata", "apiVersion", "kind"].includes(k)), out);
+    defaults(sub, key(child(path, "properties"), k), insideMeta || (embedded && ["metadata", "apiVersion", "kind"].includes(k)), out, resourceRoot);
   }
+}
+
+/** A default must also pass the CEL rules of its schema: as an update from itself, then as a create (kube runs
+ *  the second only when the first passes, for optionalOldSelf rules). */
+function defaultRuleErrors(s: JSONSchemaProps, value: unknown, at: string, isResourceRoot: boolean): FieldError[] {
+  const validator = compileCelValidator(s, { isResourceRoot });
+  if (!validator) return [];
+  const asUpdate = celValidationErrors(validator, value, { path: at, old: { value }, ratcheting: false }).errors;
+  if (asUpdate.length) return asUpdate;
+  return celValidationErrors(validator, value, { path: at }).errors;
 }
 
 interface StructuralResult {
