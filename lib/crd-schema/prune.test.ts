@@ -87,11 +87,13 @@ describe("prune", () => {
     const obj = {
       apiVersion: "example.com/v1",
       kind: "Thing",
-      metadata: { name: "a", color: "blue" },
+      metadata: { name: "a", color: "blue", ownerReferences: [{ apiVersion: "v1", kind: "X", name: "o", uid: "1", weight: 2 }] },
       spec: { template: { apiVersion: "v1", kind: "Pod", metadata: { name: "p", flavor: "x" }, spec: { image: "nginx", command: ["sh"] }, extra: 1 } },
     };
-    expect(prune(obj, schema)).toEqual(["metadata.color", "spec.template.extra", "spec.template.metadata.flavor", "spec.template.spec.command"]);
-    expect(obj.metadata).toEqual({ name: "a" });
+    expect(prune(obj, schema)).toEqual([
+      "metadata.color", "metadata.ownerReferences[0].weight", "spec.template.extra", "spec.template.metadata.flavor", "spec.template.spec.command",
+    ]);
+    expect(obj.metadata).toEqual({ name: "a", ownerReferences: [{ apiVersion: "v1", kind: "X", name: "o", uid: "1" }] });
     expect(obj.spec.template).toEqual({ apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec: { image: "nginx" } });
   });
 

@@ -33,14 +33,33 @@ export function prune(obj: unknown, schema: JSONSchemaProps | undefined, opts: P
   return out.sort();
 }
 
+/** The fields of ObjectMeta's lists of structs (strict decoding names their unknown fields too). */
+const META_LIST_FIELDS: Record<string, ReadonlySet<string>> = {
+  ownerReferences: new Set(["apiVersion", "kind", "name", "uid", "controller", "blockOwnerDeletion"]),
+  managedFields: new Set(["manager", "operation", "apiVersion", "time", "fieldsType", "fieldsV1", "subresource"]),
+};
+
 function embeddedMeta(x: Record<string, unknown>, path: string, out: string[]): void {
   const meta = x.metadata;
   if (!isObject(meta)) return;
+  const metaPath = join(path, "metadata");
   for (const k of Object.keys(meta)) {
     if (!OBJECT_META_FIELDS.has(k)) {
-      out.push(join(join(path, "metadata"), k));
+      out.push(join(metaPath, k));
       delete meta[k];
+      continue;
     }
+    const known = META_LIST_FIELDS[k];
+    const list = meta[k];
+    if (!known || !Array.isArray(list)) continue;
+    list.forEach((item, i) => {
+      if (!isObject(item)) return;
+      for (const f of Object.keys(item)) {
+        if (known.has(f)) continue;
+        out.push(`${join(metaPath, k)}[${i}].${f}`);
+        delete item[f];
+      }
+    });
   }
 }
 
