@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { applicationSchema, certificateSchema, serviceMonitorSchema } from "./example-schemas";
-import { crdSchemaErrors, structuralSchemaErrors } from "./structural";
+import { crdSchemaErrors, selectableFieldErrors, structuralSchemaErrors } from "./structural";
 import type { JSONSchemaProps } from "./types";
 
 const base = "spec.versions[0].schema.openAPIV3Schema";
@@ -290,5 +290,32 @@ describe("crdSchemaErrors", () => {
   it("rules are not compiled while the schema is not structural", () => {
     const schema: JSONSchemaProps = { properties: { spec: { type: "object", "x-kubernetes-validations": [{ rule: "nonsense(" }] } } };
     expect(render(crdSchemaErrors(schema, base))).toEqual([`${base}.type: Required value: must not be empty at the root`]);
+  });
+});
+
+describe("selectableFieldErrors", () => {
+  const path = "spec.versions[0].selectableFields";
+  it("accepts scalar fields outside metadata and refuses the rest with kube's words", () => {
+    expect(selectableFieldErrors([{ jsonPath: ".spec.secretName" }, { jsonPath: ".spec.isCA" }], certificateSchema, path)).toEqual([]);
+    expect(render(selectableFieldErrors([
+      { jsonPath: "" },
+      { jsonPath: ".spec.nope" },
+      { jsonPath: ".spec.issuerRef" },
+      { jsonPath: ".spec.dnsNames[0]" },
+      { jsonPath: ".spec.secretName" },
+      { jsonPath: ".spec.secretName" },
+    ], certificateSchema, path))).toEqual([
+      `${path}[0].jsonPath: Required value`,
+      `${path}[1].jsonPath: Invalid value: ".spec.nope": is an invalid path: does not refer to a valid field`,
+      `${path}[2].jsonPath: Invalid value: ".spec.issuerRef": must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed.`,
+      `${path}[3].jsonPath: Invalid value: ".spec.dnsNames[0]": is an invalid path: array notation is not allowed`,
+      `${path}[5].jsonPath: Duplicate value: ".spec.secretName"`,
+    ]);
+  });
+
+  it("at most 8 distinct fields", () => {
+    const schema = withSpec({ type: "object", properties: Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`f${i}`, { type: "string" }])) });
+    const fields = Array.from({ length: 9 }, (_, i) => ({ jsonPath: `.spec.f${i}` }));
+    expect(render(selectableFieldErrors(fields, schema, path))).toEqual([`${path}: Too many: 9: must have at most 8 items`]);
   });
 });

@@ -531,3 +531,45 @@ export function crdSchemaErrors(schema: JSONSchemaProps, basePath: string, opts:
   return errs;
 }
 
+
+/** kube's limit on a version's selectableFields. */
+export const MAX_SELECTABLE_FIELDS = 8;
+
+/** kube's checks of a version's `selectableFields` against its schema, at `path`
+ *  (`spec.versions[0].selectableFields`): each a valid dotted path (no array notation) outside metadata, to a
+ *  string, boolean or integer field, no two alike, at most 8. */
+export function selectableFieldErrors(fields: { jsonPath?: string }[], schema: JSONSchemaProps, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  fields.forEach((f, i) => {
+    const at = child(index(path, i), "jsonPath");
+    const jsonPath = f.jsonPath ?? "";
+    if (!jsonPath) {
+      errs.push(kubeField.required(at));
+      return;
+    }
+    const resolved = validFieldPath(jsonPath, schema, false);
+    if (resolved instanceof Error) {
+      errs.push(kubeField.invalid(at, jsonPath, `is an invalid path: ${resolved.message}`));
+      return;
+    }
+    if (resolved.split(/[.[]/)[0] === "metadata") errs.push(kubeField.invalid(at, jsonPath, "must not point to fields in metadata"));
+    const target = schemaAt(schema, jsonPath);
+    if (!target || !["string", "boolean", "integer"].includes(target.type ?? "")) {
+      errs.push(kubeField.invalid(at, jsonPath, "must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed."));
+    }
+    if (seen.has(resolved)) errs.push(kubeField.duplicate(at, jsonPath));
+    seen.add(resolved);
+  });
+  if (seen.size > MAX_SELECTABLE_FIELDS) errs.push(kubeField.tooMany(path, seen.size, MAX_SELECTABLE_FIELDS));
+  return errs;
+}
+
+/** The schema a dotted path (`.spec.color`) leads to. */
+function schemaAt(schema: JSONSchemaProps, jsonPath: string): JSONSchemaProps | undefined {
+  let s: JSONSchemaProps | undefined = schema;
+  for (const name of jsonPath.split(".").slice(1)) {
+    s = s?.properties?.[name] ?? (typeof s?.additionalProperties === "object" ? s.additionalProperties : undefined);
+  }
+  return s;
+}
