@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { blockingCause, celValidationErrors, compileCelValidator, compileRule, escapeName, validFieldPath } from "./cel-rules";
+import { blockingCause, celValidationErrors, celValidatorFor, compileCelValidator, compileRule, escapeName, validFieldPath } from "./cel-rules";
 import { certificateSchema } from "./example-schemas";
 import type { JSONSchemaProps, ValidationRule } from "./types";
 import { schemaErrors } from "./validate";
@@ -192,6 +192,18 @@ describe("x-kubernetes-validations", () => {
     expect(render(tight.errors)).toEqual([
       `spec: Invalid value: "object": validation failed due to running out of cost budget, no further validation rules will be run`,
     ]);
+  });
+
+  it("a transition rule's messageExpression may read oldSelf; one that cannot give a string is refused", () => {
+    const schema = specWith([{ rule: "self.replicas >= oldSelf.replicas", messageExpression: "'replicas may not shrink from ' + string(oldSelf.replicas)" }]);
+    expect(render(run(schema, { spec: { replicas: 1 } }, { spec: { replicas: 3 } }).errors)).toEqual([`spec: Invalid value: "object": replicas may not shrink from 3`]);
+    expect(compileRule({ rule: "true", messageExpression: "self.replicas > 1" }, specWith([]).properties!.spec).messageExpressionError)
+      .toBe("messageExpression must evaluate to a string");
+  });
+
+  it("the same schema object is compiled once", () => {
+    expect(celValidatorFor(certificateSchema)).toBe(celValidatorFor(certificateSchema));
+    expect(celValidatorFor({ type: "object" })).toBeUndefined();
   });
 
   it("a schema without rules has no validator", () => {

@@ -231,6 +231,15 @@ function certainlyNotBool(node: Node | undefined): boolean {
   return false;
 }
 
+/** Whether the expression's result is certainly not a string (a non-string literal, a comparison, a list). */
+function certainlyNotString(node: Node | undefined): boolean {
+  const { case: kind, value } = node?.exprKind ?? {};
+  if (kind === "constExpr") return value.constantKind?.case !== "stringValue";
+  if (kind === "listExpr" || kind === "structExpr") return true;
+  if (kind === "callExpr") return ["_==_", "_!=_", "_<_", "_<=_", "_>_", "_>=_", "_&&_", "_||_", "!_", "size", "int", "double"].includes(value.function);
+  return false;
+}
+
 function compileExpression(source: string, schema: JSONSchemaProps, isResourceRoot: boolean): { program?: Program; error?: string; usesOldSelf: boolean; size: number; root?: Node } {
   let parsed: ReturnType<typeof parse>;
   try {
@@ -291,7 +300,7 @@ export function compileRule(rule: ValidationRule, schema: JSONSchemaProps, isRes
   if (rule.messageExpression && rule.messageExpression.trim() !== "") {
     const msg = compileExpression(rule.messageExpression, schema, isResourceRoot);
     if (msg.error) out.messageExpressionError = `messageExpression compilation failed: ${msg.error}`;
-    else if (msg.usesOldSelf) out.messageExpressionError = "messageExpression compilation failed: ERROR: <input>:1:1: undeclared reference to 'oldSelf' (in container '')";
+    else if (certainlyNotString(msg.root)) out.messageExpressionError = "messageExpression must evaluate to a string";
     else out.messageProgram = msg.program;
   }
   if (rule.fieldPath) {
@@ -378,9 +387,21 @@ function build(validation: JSONSchemaProps, node: JSONSchemaProps, isResourceRoo
   return { schema: node, rules, isResourceRoot, properties, items, additionalProperties, allOf };
 }
 
-/** Compiles every rule of a schema once (kube's NewValidator); undefined when the schema has none. */
+/** Compiles every rule of a schema (kube's NewValidator); undefined when the schema has none. */
 export function compileCelValidator(schema: JSONSchemaProps, opts: { isResourceRoot?: boolean } = {}): CelValidator | undefined {
   return build(schema, schema, opts.isResourceRoot ?? true);
+}
+
+const compiledBySchema = new WeakMap<JSONSchemaProps, CelValidator | null>();
+
+/** A resource schema's rules compiled once: the same schema object gives the same validator. */
+export function celValidatorFor(schema: JSONSchemaProps): CelValidator | undefined {
+  let v = compiledBySchema.get(schema);
+  if (v === undefined) {
+    v = compileCelValidator(schema) ?? null;
+    compiledBySchema.set(schema, v);
+  }
+  return v ?? undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -542,7 +563,7 @@ function validateExpressions(v: CelValidator, nodePath: string, obj: unknown, ol
     const at = compiled.fieldPath ? child(nodePath, compiled.fieldPath) : path;
     let detail: string | undefined;
     if (compiled.messageProgram) {
-      const m = compiled.messageProgram({ self });
+      const m = compiled.messageProgram(compiled.usesOldSelf ? vars : { self });
       if (typeof m === "string" && m.trim() !== "" && !m.includes("\n") && m.trim().length <= 5120) detail = m.trim();
     }
     detail ??= (rule.message ?? "").trim() || `failed rule: ${rule.rule.trim()}`;

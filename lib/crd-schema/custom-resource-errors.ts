@@ -4,7 +4,7 @@
 // then the CEL rules, unless a blocking schema error stopped them (kube's extra `<nil>` cause instead).
 // ObjectMeta's own rules (name, labels, ...) are the registry's.
 import type { FieldError } from "../status";
-import { blockingCause, celValidationErrors, type CelValidator } from "./cel-rules";
+import { blockingCause, celValidationErrors, celValidatorFor, type CelValidator } from "./cel-rules";
 import type { JSONSchemaProps } from "./types";
 import { embeddedResourceErrors, listTypeErrors, schemaErrors } from "./validate";
 
@@ -15,7 +15,7 @@ export interface CustomResourceValidation {
 }
 
 export interface CustomResourceErrorsOptions {
-  /** The schema's compiled rules (compileCelValidator), kept with the schema. */
+  /** The schema's compiled rules; by default celValidatorFor(schema), compiled once per schema object. */
   celValidator?: CelValidator;
   /** The stored object, on update. */
   old?: unknown;
@@ -29,11 +29,12 @@ export function customResourceErrors(schema: JSONSchemaProps, obj: unknown, opts
   ];
   if (!update || listTypeErrors(schema, opts.old).length === 0) errors.push(...listTypeErrors(schema, obj));
   const warnings: string[] = [];
-  if (opts.celValidator) {
+  const celValidator = opts.celValidator ?? celValidatorFor(schema);
+  if (celValidator) {
     const blocking = blockingCause(errors);
     if (blocking) errors.push(blocking);
     else {
-      const cel = celValidationErrors(opts.celValidator, obj, update ? { old: { value: opts.old } } : {});
+      const cel = celValidationErrors(celValidator, obj, update ? { old: { value: opts.old } } : {});
       errors.push(...cel.errors);
       warnings.push(...cel.warnings);
     }
