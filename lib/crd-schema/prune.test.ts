@@ -72,7 +72,7 @@ describe("prune", () => {
     expect(prune(obj, schema)).toEqual(["spec.nodes.node-1.gpu"]);
   });
 
-  it("root metadata is cut to ObjectMeta's fields; embedded resources keep apiVersion, kind and metadata", () => {
+  it("metadata is cut to ObjectMeta's fields (the root's reported last); embedded resources keep apiVersion, kind and metadata", () => {
     const schema: JSONSchemaProps = {
       type: "object",
       properties: {
@@ -90,8 +90,9 @@ describe("prune", () => {
       metadata: { name: "a", color: "blue", ownerReferences: [{ apiVersion: "v1", kind: "X", name: "o", uid: "1", weight: 2 }] },
       spec: { template: { apiVersion: "v1", kind: "Pod", metadata: { name: "p", flavor: "x" }, spec: { image: "nginx", command: ["sh"] }, extra: 1 } },
     };
+    // the root's metadata comes last; an embedded resource's metadata is cut silently, as kube's coercion does
     expect(prune(obj, schema)).toEqual([
-      "metadata.color", "metadata.ownerReferences[0].weight", "spec.template.extra", "spec.template.metadata.flavor", "spec.template.spec.command",
+      "spec.template.extra", "spec.template.spec.command", "metadata.color", "metadata.ownerReferences[0].weight",
     ]);
     expect(obj.metadata).toEqual({ name: "a", ownerReferences: [{ apiVersion: "v1", kind: "X", name: "o", uid: "1" }] });
     expect(obj.spec.template).toEqual({ apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec: { image: "nginx" } });

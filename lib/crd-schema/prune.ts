@@ -3,7 +3,7 @@
 // up to the nearest specified field) has x-kubernetes-preserve-unknown-fields; apiVersion, kind and metadata
 // are kept at the root and in every x-kubernetes-embedded-resource, where metadata is cut down to ObjectMeta's
 // fields. Each dropped field is returned as kube names it in a warning or a strict refusal: `spec.foo`,
-// `spec.list[0].bar`, `metadata.foo`, sorted.
+// `spec.list[0].bar` (sorted), then the root's `metadata.foo`.
 import type { JSONSchemaProps } from "./types";
 
 /** metav1.ObjectMeta's JSON fields: the rest of a metadata object is unknown. */
@@ -24,13 +24,17 @@ export interface PruneOptions {
 
 const join = (path: string, k: string) => (path ? `${path}.${k}` : k);
 
-/** Drops, in place, every field of `obj` that `schema` does not specify; returns the dropped paths, sorted. */
+/** Drops, in place, every field of `obj` that `schema` does not specify; returns the dropped paths as kube
+ *  reports them: the pruned fields sorted, then the root metadata's unknown fields (an embedded resource's
+ *  metadata is cut silently, as kube's coercion does). */
 export function prune(obj: unknown, schema: JSONSchemaProps | undefined, opts: PruneOptions = {}): string[] {
   const out: string[] = [];
-  let s = schema;
-  if (opts.isResourceRoot ?? true) s = { ...(schema ?? {}), "x-kubernetes-embedded-resource": true };
-  walk(obj, s, "", out);
-  return out.sort();
+  const root = opts.isResourceRoot ?? true;
+  const s = root ? { ...(schema ?? {}), "x-kubernetes-embedded-resource": true } : schema;
+  walk(obj, s, "", out, true);
+  const pruned = out.filter((p) => !p.startsWith("\0")).sort();
+  const meta = out.filter((p) => p.startsWith("\0")).map((p) => p.slice(1));
+  return [...pruned, ...meta];
 }
 
 /** The fields of ObjectMeta's lists of structs (strict decoding names their unknown fields too). */
@@ -39,13 +43,17 @@ const META_LIST_FIELDS: Record<string, ReadonlySet<string>> = {
   managedFields: new Set(["manager", "operation", "apiVersion", "time", "fieldsType", "fieldsV1", "subresource"]),
 };
 
-function embeddedMeta(x: Record<string, unknown>, path: string, out: string[]): void {
+/** Cuts a resource's metadata to ObjectMeta's fields; only the root's cut fields are reported (marked \0). */
+function embeddedMeta(x: Record<string, unknown>, path: string, out: string[], isRoot: boolean): void {
   const meta = x.metadata;
   if (!isObject(meta)) return;
   const metaPath = join(path, "metadata");
+  const report = (p: string) => {
+    if (isRoot) out.push(`\0${p}`);
+  };
   for (const k of Object.keys(meta)) {
     if (!OBJECT_META_FIELDS.has(k)) {
-      out.push(join(metaPath, k));
+      report(join(metaPath, k));
       delete meta[k];
       continue;
     }
@@ -56,16 +64,16 @@ function embeddedMeta(x: Record<string, unknown>, path: string, out: string[]): 
       if (!isObject(item)) return;
       for (const f of Object.keys(item)) {
         if (known.has(f)) continue;
-        out.push(`${join(metaPath, k)}[${i}].${f}`);
+        report(`${join(metaPath, k)}[${i}].${f}`);
         delete item[f];
       }
     });
   }
 }
 
-function walk(x: unknown, s: JSONSchemaProps | undefined, path: string, out: string[]): void {
+function walk(x: unknown, s: JSONSchemaProps | undefined, path: string, out: string[], isRoot = false): void {
   if (s?.["x-kubernetes-preserve-unknown-fields"]) {
-    skip(x, s, path, out);
+    skip(x, s, path, out, isRoot);
     return;
   }
   if (Array.isArray(x)) {
@@ -82,7 +90,7 @@ function walk(x: unknown, s: JSONSchemaProps | undefined, path: string, out: str
     return;
   }
   const embedded = !!s["x-kubernetes-embedded-resource"];
-  if (embedded) embeddedMeta(x, path, out);
+  if (embedded) embeddedMeta(x, path, out, isRoot);
   for (const k of Object.keys(x)) {
     if (embedded && META_FIELDS.has(k)) continue;
     const prop = s.properties?.[k];
@@ -97,7 +105,7 @@ function walk(x: unknown, s: JSONSchemaProps | undefined, path: string, out: str
 }
 
 /** Below x-kubernetes-preserve-unknown-fields: unknown fields stay, specified ones are still pruned inside. */
-function skip(x: unknown, s: JSONSchemaProps, path: string, out: string[]): void {
+function skip(x: unknown, s: JSONSchemaProps, path: string, out: string[], isRoot = false): void {
   if (Array.isArray(x)) {
     const items = !Array.isArray(s.items) ? s.items : undefined;
     if (items) x.forEach((v, i) => skip(v, items, `${path}[${i}]`, out));
@@ -105,7 +113,7 @@ function skip(x: unknown, s: JSONSchemaProps, path: string, out: string[]): void
   }
   if (!isObject(x)) return;
   const embedded = !!s["x-kubernetes-embedded-resource"];
-  if (embedded) embeddedMeta(x, path, out);
+  if (embedded) embeddedMeta(x, path, out, isRoot);
   for (const k of Object.keys(x)) {
     if (embedded && META_FIELDS.has(k)) continue;
     const prop = s.properties?.[k];
