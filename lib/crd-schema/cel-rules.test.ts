@@ -201,6 +201,13 @@ describe("x-kubernetes-validations", () => {
       .toBe("messageExpression must evaluate to a string");
   });
 
+  it("syntax errors and constant patterns that do not compile are compile errors, with kube's snippet", () => {
+    const spec = specWith([]).properties!.spec;
+    expect(compileRule({ rule: "self.name.matches(')')" }, spec).error?.detail)
+      .toBe("compilation failed: ERROR: <input>:1:19: invalid matches argument\n | self.name.matches(')')\n | ..................^");
+    expect(compileRule({ rule: "self.replicas >" }, spec).error?.detail).toMatch(/^compilation failed: ERROR: <input>:1:\d+: Syntax error: .*\n \| self\.replicas >\n \| \.*\^$/s);
+  });
+
   it("the same schema object is compiled once", () => {
     expect(celValidatorFor(certificateSchema)).toBe(celValidatorFor(certificateSchema));
     expect(celValidatorFor({ type: "object" })).toBeUndefined();

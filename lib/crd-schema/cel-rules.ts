@@ -231,6 +231,22 @@ function certainlyNotBool(node: Node | undefined): boolean {
   return false;
 }
 
+/** A `matches`/`find`/`findAll` call whose constant pattern does not compile (kube checks these at compile time). */
+function invalidMatchesArgument(node: Node | undefined): Node | undefined {
+  if (!node) return undefined;
+  const { case: kind, value } = node.exprKind ?? {};
+  if (kind === "callExpr" && ["matches", "find", "findAll"].includes(value.function)) {
+    const arg = (value.args ?? [])[value.target ? 0 : 1] as Node | undefined;
+    const c = arg?.exprKind?.case === "constExpr" ? arg.exprKind.value.constantKind : undefined;
+    if (c?.case === "stringValue" && compilePattern(c.value) === null) return arg;
+  }
+  for (const c of children(node)) {
+    const hit = invalidMatchesArgument(c);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
 /** Whether the expression's result is certainly not a string (a non-string literal, a comparison, a list). */
 function certainlyNotString(node: Node | undefined): boolean {
   const { case: kind, value } = node?.exprKind ?? {};
@@ -245,9 +261,18 @@ function compileExpression(source: string, schema: JSONSchemaProps, isResourceRo
   try {
     parsed = parse(source);
   } catch (err) {
-    return { error: `ERROR: ${(err as Error).message}`, usesOldSelf: false, size: 0 };
+    const message = (err as Error).message;
+    const at = /^<input>:(\d+):(\d+): (.*)$/s.exec(message);
+    if (!at) return { error: `ERROR: ${message}`, usesOldSelf: false, size: 0 };
+    const lines = source.split("\n");
+    const offset = lines.slice(0, Number(at[1]) - 1).reduce((n, l) => n + l.length + 1, 0) + Number(at[2]) - 1;
+    return { error: `ERROR: ${snippet(source, offset).replace("%s", `Syntax error: ${at[3]}`)}`, usesOldSelf: false, size: 0 };
   }
   const root = parsed.expr as Node;
+  const badRegex = invalidMatchesArgument(root);
+  if (badRegex) {
+    return { error: `ERROR: ${snippet(source, offsetOf(parsed, badRegex)).replace("%s", "invalid matches argument")}`, usesOldSelf: false, size: 0 };
+  }
   const bad = undeclared(root, new Set(["self", "oldSelf"]));
   if (bad) {
     const name = bad.exprKind!.value.name as string;
