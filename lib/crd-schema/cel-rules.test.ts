@@ -208,6 +208,20 @@ describe("x-kubernetes-validations", () => {
     expect(compileRule({ rule: "self.replicas >" }, spec).error?.detail).toMatch(/^compilation failed: ERROR: <input>:1:\d+: Syntax error: .*\n \| self\.replicas >\n \| \.*\^$/s);
   });
 
+  it("int-or-string values are ints or strings, told apart with type()", () => {
+    const schema = specWith([], {
+      maxUnavailable: {
+        "x-kubernetes-int-or-string": true,
+        anyOf: [{ type: "integer" }, { type: "string" }],
+        "x-kubernetes-validations": [{ rule: "type(self) == string ? self.matches('^[0-9]+%$') : self >= 0", message: "a count or a percentage" }],
+      },
+    });
+    expect(run(schema, { spec: { maxUnavailable: "25%" } }).errors).toEqual([]);
+    expect(run(schema, { spec: { maxUnavailable: 2 } }).errors).toEqual([]);
+    expect(render(run(schema, { spec: { maxUnavailable: "many" } }).errors)).toEqual([`spec.maxUnavailable: Invalid value: "": a count or a percentage`]);
+    expect(render(run(schema, { spec: { maxUnavailable: -1 } }).errors)).toEqual([`spec.maxUnavailable: Invalid value: "": a count or a percentage`]);
+  });
+
   it("the same schema object is compiled once", () => {
     expect(celValidatorFor(certificateSchema)).toBe(celValidatorFor(certificateSchema));
     expect(celValidatorFor({ type: "object" })).toBeUndefined();

@@ -169,6 +169,9 @@ function children(node: Node): Node[] {
 
 const countNodes = (node: Node | undefined): number => (node ? 1 + children(node).reduce((n, c) => n + countNodes(c), 0) : 0);
 
+/** CEL's type denotations, identifiers every rule may use (`type(self) == string`). */
+const TYPE_NAMES = ["int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type"];
+
 /** The first reference to an undeclared identifier (comprehension variables are declared inside). */
 function undeclared(node: Node | undefined, declared: Set<string>): Node | undefined {
   if (!node?.exprKind) return undefined;
@@ -273,7 +276,7 @@ function compileExpression(source: string, schema: JSONSchemaProps, isResourceRo
   if (badRegex) {
     return { error: `ERROR: ${snippet(source, offsetOf(parsed, badRegex)).replace("%s", "invalid matches argument")}`, usesOldSelf: false, size: 0 };
   }
-  const bad = undeclared(root, new Set(["self", "oldSelf"]));
+  const bad = undeclared(root, new Set(["self", "oldSelf", ...TYPE_NAMES]));
   if (bad) {
     const name = bad.exprKind!.value.name as string;
     return { error: `ERROR: ${snippet(source, offsetOf(parsed, bad)).replace("%s", `undeclared reference to '${name}' (in container '')`)}`, usesOldSelf: false, size: 0 };
