@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { applicationSchema, certificateSchema, serviceMonitorSchema } from "./example-schemas";
-import { prune, unknownFieldWarning } from "./prune";
+import { prune, strictDecodingMessage, unknownFieldWarning } from "./prune";
 import type { JSONSchemaProps } from "./types";
 
 describe("prune", () => {
@@ -26,6 +26,9 @@ describe("prune", () => {
       spec: { secretName: "web-tls", issuerRef: { name: "ca" }, secretTemplate: { labels: { team: "a" } } },
     });
     expect(pruned.map(unknownFieldWarning)[0]).toBe('unknown field "spec.issuerRef.namespace"');
+    expect(strictDecodingMessage("Certificate", "v1", pruned.slice(0, 2))).toBe(
+      'Certificate in version "v1" cannot be handled as a Certificate: strict decoding error: unknown field "spec.issuerRef.namespace", unknown field "spec.secretNmae"',
+    );
   });
 
   it("list items are pruned by the items schema, with their index in the path", () => {

@@ -126,3 +126,7 @@ function skip(x: unknown, s: JSONSchemaProps, path: string, out: string[], isRoo
 
 /** kube's warning text for one dropped field. */
 export const unknownFieldWarning = (path: string): string => `unknown field ${JSON.stringify(path)}`;
+
+/** The 400's message when fieldValidation=Strict meets unknown fields (kube's strict decoding error). */
+export const strictDecodingMessage = (kind: string, version: string, paths: string[]): string =>
+  `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: strict decoding error: ${paths.map(unknownFieldWarning).join(", ")}`;
