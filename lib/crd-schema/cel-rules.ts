@@ -11,7 +11,7 @@ import { strings } from "@bufbuild/cel/ext";
 import type { FieldError } from "../status";
 import { errorString, goQuoteString, kubeField } from "./field-errors";
 import { child, index } from "./field-path";
-import { compilePattern, deepEqual } from "./validate";
+import { compilePattern, deepEqual, listMapIndex, listMapKey } from "./validate";
 import type { JSONSchemaProps, ValidationRule } from "./types";
 
 /** kube's per-expression cost limit (celconfig.PerCallLimit) and the budget of one request's rules. */
@@ -621,10 +621,10 @@ function walk(v: CelValidator, path: string, obj: unknown, old: { value: unknown
   if (Array.isArray(obj) && v.items) {
     const s = v.schema;
     const keys = s["x-kubernetes-list-map-keys"] ?? [];
-    const oldList = old && Array.isArray(old.value) && s["x-kubernetes-list-type"] === "map" ? old.value : undefined;
+    const byKey = old && Array.isArray(old.value) && s["x-kubernetes-list-type"] === "map" ? listMapIndex(old.value, keys) : undefined;
     for (let i = 0; i < obj.length; i++) {
       const item = obj[i];
-      const match = oldList?.find((o) => isObject(o) && isObject(item) && keys.every((k) => deepEqual(o[k], item[k])));
+      const match = byKey && isObject(item) ? byKey.get(listMapKey(item, keys)) : undefined;
       const oldItem = match === undefined ? undefined : { value: match };
       const same = oldItem ? deepEqual(item, oldItem.value) : unchanged;
       if (!walk(v.items, index(path, i), item, oldItem, same, w)) return false;

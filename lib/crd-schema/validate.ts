@@ -207,12 +207,25 @@ function objectErrors(s: JSONSchemaProps, given: Record<string, unknown>, name: 
 function correlatedItems(s: JSONSchemaProps, list: unknown[], old: Old | undefined): (Old | undefined)[] {
   const keys = s["x-kubernetes-list-map-keys"] ?? [];
   if (!old || !Array.isArray(old.value) || s["x-kubernetes-list-type"] !== "map" || keys.length === 0) return [];
-  const oldList = old.value;
+  const byKey = listMapIndex(old.value, keys);
   return list.map((item) => {
-    if (!isObject(item)) return undefined;
-    const match = oldList.find((o) => isObject(o) && keys.every((k) => deepEqual(o[k], item[k])));
+    const match = isObject(item) ? byKey.get(listMapKey(item, keys)) : undefined;
     return match === undefined ? undefined : { value: match };
   });
+}
+
+/** A list-map item's identity: its key fields' values. */
+export const listMapKey = (item: Record<string, unknown>, keys: string[]): string => JSON.stringify(keys.map((k) => item[k] ?? null));
+
+/** The items of a list-map by identity (the first of duplicates), so correlating n items costs n lookups. */
+export function listMapIndex(list: unknown[], keys: string[]): Map<string, Record<string, unknown>> {
+  const byKey = new Map<string, Record<string, unknown>>();
+  for (const o of list) {
+    if (!isObject(o)) continue;
+    const k = listMapKey(o, keys);
+    if (!byKey.has(k)) byKey.set(k, o);
+  }
+  return byKey;
 }
 
 function schemaPropsErrors(s: JSONSchemaProps, data: unknown, name: string, old: Old | undefined): OpenAPIError[] {
