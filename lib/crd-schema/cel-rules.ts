@@ -11,7 +11,8 @@ import { strings } from "@bufbuild/cel/ext";
 import type { FieldError } from "../status";
 import { errorString, goQuoteString, kubeField } from "./field-errors";
 import { child, index } from "./field-path";
-import { compilePattern, deepEqual, listMapIndex, listMapKey } from "./validate";
+import { compileGoPattern, goRegexpError } from "./go-regexp";
+import { deepEqual, listMapIndex, listMapKey } from "./validate";
 import type { JSONSchemaProps, ValidationRule } from "./types";
 
 /** kube's per-expression cost limit (celconfig.PerCallLimit) and the budget of one request's rules. */
@@ -30,9 +31,9 @@ const celListValues = (l: any): unknown[] => (isCelList(l) ? [...(l as Iterable<
 const cmp = (a: any, b: any): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function findAll(s: string, pattern: string, limit: number): string[] {
-  const re = compilePattern(pattern);
+  const re = compileGoPattern(pattern);
   if (!re) throw new Error(`invalid regex: ${pattern}`);
-  const g = new RegExp(re.source, "gu");
+  const g = new RegExp(re.source, `${re.flags}g`);
   const out: string[] = [];
   for (const m of s.matchAll(g)) {
     if (limit >= 0 && out.length >= limit) break;
@@ -241,7 +242,7 @@ function invalidMatchesArgument(node: Node | undefined): Node | undefined {
   if (kind === "callExpr" && ["matches", "find", "findAll"].includes(value.function)) {
     const arg = (value.args ?? [])[value.target ? 0 : 1] as Node | undefined;
     const c = arg?.exprKind?.case === "constExpr" ? arg.exprKind.value.constantKind : undefined;
-    if (c?.case === "stringValue" && compilePattern(c.value) === null) return arg;
+    if (c?.case === "stringValue" && goRegexpError(c.value) !== undefined) return arg;
   }
   for (const c of children(node)) {
     const hit = invalidMatchesArgument(c);

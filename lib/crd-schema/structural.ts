@@ -14,6 +14,7 @@ import type { FieldError } from "../status";
 import { celValidationErrors, compileCelValidator, compileRule, ruleValue, SUPPORTED_REASONS, validFieldPath } from "./cel-rules";
 import { errorString, goQuoteString, kubeField } from "./field-errors";
 import { child, index, key } from "./field-path";
+import { goRegexpError } from "./go-regexp";
 import { prune } from "./prune";
 import type { JSONSchemaProps } from "./types";
 import { deepEqual, embeddedResourceErrors, schemaErrors } from "./validate";
@@ -163,23 +164,6 @@ function nested(v: JSONSchemaProps, skipAnyOf: boolean, path: string, out: Field
   if (v[VALIDATIONS]?.length) forbid(VALIDATIONS, "must be empty to be structural");
   if (v.properties && "metadata" in v.properties) {
     out.push(kubeField.forbidden(key(child(path, "properties"), "metadata"), "must not be specified in a nested context"));
-  }
-}
-
-/** The error Go's regexp.Compile gives, for the patterns ECMAScript also refuses (message in Go's words). */
-function goRegexpError(pattern: string): string | undefined {
-  try {
-    new RegExp(pattern.replace(/\(\?P</g, "(?<"), "u");
-    return undefined;
-  } catch {
-    if (/\((?!\?)/.test(pattern) && (pattern.match(/\(/g)?.length ?? 0) > (pattern.match(/\)/g)?.length ?? 0)) {
-      return `error parsing regexp: missing closing ): \`${pattern}\``;
-    }
-    if ((pattern.match(/\)/g)?.length ?? 0) > (pattern.match(/\(/g)?.length ?? 0)) {
-      return `error parsing regexp: unexpected ): \`${pattern}\``;
-    }
-    if (/\[[^\]]*$/.test(pattern)) return `error parsing regexp: missing closing ]: \`${pattern.slice(pattern.lastIndexOf("["))}\``;
-    return `error parsing regexp: invalid syntax: \`${pattern}\``;
   }
 }
 

@@ -8,6 +8,7 @@ import type { FieldError } from "../status";
 import { kubeField, goFloat, goQuoteString } from "./field-errors";
 import { child, index } from "./field-path";
 import { formatValid, isSupportedFormat } from "./formats";
+import { compileGoPattern } from "./go-regexp";
 import type { JSONSchemaProps } from "./types";
 
 /** One kube-openapi error before it becomes a field error. */
@@ -263,23 +264,7 @@ function schemaPropsErrors(s: JSONSchemaProps, data: unknown, name: string, old:
 /** kube-openapi reports the failing alternative that matched best; the one with fewest errors stands for it. */
 const fewest = (results: OpenAPIError[][]) => results.reduce((best, r) => (r.length < best.length ? r : best));
 
-const patternCache = new Map<string, RegExp | null>();
-
-/** A Go (RE2) pattern run as an ECMAScript one: the common syntax is shared; one that does not compile passes. */
-export function compilePattern(pattern: string): RegExp | null {
-  let re = patternCache.get(pattern);
-  if (re === undefined) {
-    try {
-      re = new RegExp(pattern.replace(/\(\?P</g, "(?<").replace(/\\z/g, "$"), "u");
-    } catch {
-      re = null;
-    }
-    patternCache.set(pattern, re);
-  }
-  return re;
-}
-
-const patternMatches = (pattern: string, s: string) => compilePattern(pattern)?.test(s) ?? true;
+const patternMatches = (pattern: string, s: string) => compileGoPattern(pattern)?.test(s) ?? true;
 
 /** kubeOpenAPIResultToFieldErrors: one kube-openapi error as the field error a 422 lists. */
 function toFieldError(e: OpenAPIError, basePath: string): FieldError {
