@@ -231,3 +231,96 @@ export const applicationSchema: JSONSchemaProps = {
     status: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
   },
 };
+
+const routeMatch: JSONSchemaProps = {
+  type: "object",
+  properties: {
+    path: {
+      type: "object",
+      default: { type: "PathPrefix", value: "/" },
+      properties: {
+        type: { type: "string", enum: ["Exact", "PathPrefix", "RegularExpression"], default: "PathPrefix" },
+        value: { type: "string", maxLength: 1024, default: "/" },
+      },
+      "x-kubernetes-validations": [
+        { rule: "self.type in ['Exact', 'PathPrefix'] ? self.value.startsWith('/') : true", message: "value must be an absolute path and start with '/' when type one of ['Exact', 'PathPrefix']" },
+        { rule: "self.type in ['Exact', 'PathPrefix'] ? !self.value.contains('//') : true", message: "must not contain '//' when type one of ['Exact', 'PathPrefix']" },
+      ],
+    },
+    headers: {
+      type: "array",
+      maxItems: 16,
+      "x-kubernetes-list-type": "map",
+      "x-kubernetes-list-map-keys": ["name"],
+      items: {
+        type: "object",
+        required: ["name", "value"],
+        properties: { name: { type: "string", maxLength: 256, minLength: 1 }, value: { type: "string", maxLength: 4096, minLength: 1 } },
+      },
+    },
+  },
+};
+
+/** A route resource shaped after Gateway API's HTTPRoute: many CEL rules, list-maps, defaults and bounds. */
+export const routeSchema: JSONSchemaProps = {
+  type: "object",
+  properties: {
+    apiVersion: { type: "string" },
+    kind: { type: "string" },
+    metadata: { type: "object" },
+    spec: {
+      type: "object",
+      properties: {
+        hostnames: {
+          type: "array",
+          maxItems: 16,
+          items: { type: "string", maxLength: 253, minLength: 1, pattern: "^(\\*\\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$" },
+        },
+        rules: {
+          type: "array",
+          maxItems: 16,
+          default: [{ matches: [{ path: { type: "PathPrefix", value: "/" } }] }],
+          "x-kubernetes-validations": [
+            { rule: "self.all(l1, !has(l1.name) || self.exists_one(l2, has(l2.name) && l1.name == l2.name))", message: "Rule name must be unique within the route" },
+            { rule: "(self.size() > 0 ? (has(self[0].matches) ? self[0].matches.size() : 0) : 0) + (self.size() > 1 ? (has(self[1].matches) ? self[1].matches.size() : 0) : 0) <= 128", message: "While 16 rules and 64 matches per rule are allowed, the total number of matches across all rules in a route must be less than 128" },
+          ],
+          items: {
+            type: "object",
+            properties: {
+              name: { type: "string", maxLength: 253, minLength: 1, pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$" },
+              matches: { type: "array", maxItems: 64, items: routeMatch, default: [{ path: { type: "PathPrefix", value: "/" } }] },
+              timeouts: {
+                type: "object",
+                properties: {
+                  request: { type: "string", pattern: "^([0-9]{1,5}(h|m|s|ms)){1,4}$" },
+                  backendRequest: { type: "string", pattern: "^([0-9]{1,5}(h|m|s|ms)){1,4}$" },
+                },
+                "x-kubernetes-validations": [
+                  { rule: "!(has(self.request) && has(self.backendRequest) && duration(self.request) != duration('0s') && duration(self.backendRequest) > duration(self.request))", message: "backendRequest timeout cannot be longer than request timeout" },
+                ],
+              },
+              backendRefs: {
+                type: "array",
+                maxItems: 16,
+                items: {
+                  type: "object",
+                  required: ["name"],
+                  properties: {
+                    group: { type: "string", default: "", maxLength: 253 },
+                    kind: { type: "string", default: "Service", maxLength: 63 },
+                    name: { type: "string", maxLength: 253, minLength: 1 },
+                    port: { type: "integer", format: "int32", minimum: 1, maximum: 65535 },
+                    weight: { type: "integer", format: "int32", default: 1, minimum: 0, maximum: 1000000 },
+                  },
+                  "x-kubernetes-validations": [
+                    { rule: "(size(self.group) == 0 && self.kind == 'Service') ? has(self.port) : true", message: "Must have port for Service reference" },
+                  ],
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+};
