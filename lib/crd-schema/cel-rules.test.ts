@@ -99,6 +99,28 @@ describe("x-kubernetes-validations", () => {
     expect(render(run(schema, { spec: { name: "b" } }, { spec: { name: "a" } }).errors)).toEqual([`spec: Invalid value: "object": name is immutable`]);
   });
 
+  it("transition rules on list-map items compare each item with the old item of the same key", () => {
+    const schema = specWith([], {
+      ports: {
+        type: "array",
+        "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": ["name"],
+        items: {
+          type: "object",
+          required: ["name"],
+          properties: { name: { type: "string" }, protocol: { type: "string" } },
+          "x-kubernetes-validations": [{ rule: "self.protocol == oldSelf.protocol", message: "protocol is immutable" }],
+        },
+      },
+    });
+    const old = { spec: { ports: [{ name: "http", protocol: "TCP" }, { name: "dns", protocol: "UDP" }] } };
+    // reordered, one added: nothing changed for the keys that existed
+    expect(run(schema, { spec: { ports: [{ name: "dns", protocol: "UDP" }, { name: "http", protocol: "TCP" }, { name: "new", protocol: "SCTP" }] } }, old).errors).toEqual([]);
+    expect(render(run(schema, { spec: { ports: [{ name: "dns", protocol: "TCP" }, { name: "http", protocol: "TCP" }] } }, old).errors)).toEqual([
+      `spec.ports[0]: Invalid value: "object": protocol is immutable`,
+    ]);
+  });
+
   it("optionalOldSelf runs a transition rule on create too, oldSelf being null there", () => {
     const schema = specWith([{ rule: "oldSelf == null || self.replicas >= oldSelf.replicas", message: "replicas may only grow", optionalOldSelf: true }]);
     expect(run(schema, { spec: { replicas: 1 } }).errors).toEqual([]);
