@@ -12,6 +12,7 @@ import type { FieldError } from "../status";
 import { errorString, goQuoteString, kubeField } from "./field-errors";
 import { child, index } from "./field-path";
 import { compileGoPattern, goRegexpError } from "./go-regexp";
+import { quantityLibrary } from "./quantity";
 import { deepEqual, listMapIndex, listMapKey } from "./validate";
 import type { JSONSchemaProps, ValidationRule } from "./types";
 
@@ -106,7 +107,7 @@ const kubeLibraries = [
   celMethod("getEscapedPath", CelScalar.STRING, [], CelScalar.STRING, function () { return parseURL(this).pathname; }),
 ];
 
-const env = celEnv({ variables: { self: CelScalar.DYN, oldSelf: CelScalar.DYN }, funcs: [...strings, ...kubeLibraries] });
+const env = celEnv({ variables: { self: CelScalar.DYN, oldSelf: CelScalar.DYN }, funcs: [...strings, ...kubeLibraries, ...quantityLibrary] });
 
 // ---------------------------------------------------------------------------------------------------------------
 // property names as CEL sees them (kube's cel.Escape)
