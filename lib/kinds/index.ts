@@ -19,6 +19,7 @@ import { clusterRole } from "./cluster-role";
 import { roleBinding } from "./role-binding";
 import { clusterRoleBinding } from "./cluster-role-binding";
 import { lease } from "./lease";
+import { customResourceDefinition } from "./custom-resource-definition";
 import type { ApiGroupNaming } from "./schema/resource";
 import type { AnyKind } from "./types";
 
@@ -44,6 +45,7 @@ export const kinds: AnyKind[] = [
   roleBinding,
   clusterRoleBinding,
   lease,
+  customResourceDefinition,
 ];
 
 const byPlural = new Map(kinds.map((k) => [k.plural, k]));
