@@ -612,6 +612,8 @@ export const customResourceDefinition = defineKind<CustomResourceDefinition>({
   categories: ["api-extensions"],
   namespaced: false,
   nameRule: "dns1123-subdomain",
+  // apiextensions validates metadata with apimachinery's ValidateObjectMeta: its own finalizer is a plain qualified name.
+  genericObjectMeta: true,
   hasStatus: true,
   // The CRD strategy sets generation 1 on create and bumps it on every spec change.
   generation: true,
