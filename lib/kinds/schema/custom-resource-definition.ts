@@ -4,7 +4,7 @@
 // array" (items, additionalProperties, additionalItems, dependencies) and free JSON (default, example, enum) are `any`,
 // as kube publishes them without a type.
 import { resource, type ApiGroupNaming } from "./resource";
-import { any, arr, bool, int, int64, map, num, obj, str, time, bytes, type Schema } from "./schema";
+import { any, arr, bool, describe, int, int64, map, num, obj, str, time, bytes, type Schema } from "./schema";
 
 export const APIEXTENSIONS_GROUP = "apiextensions.k8s.io";
 
@@ -118,7 +118,7 @@ const conversion = obj(
   { name: apiextensionsType("CustomResourceConversion"), description: "How custom resources are converted between versions.", required: ["strategy"] },
 );
 
-const names = (what: string) => obj(
+const names = obj(
   {
     categories: arr(str(), { description: "Groups of resources this one belongs to, for `kubectl get <category>` (e.g. all)." }),
     kind: str({ description: "The serialized kind, CamelCase (e.g. CronTab)." }),
@@ -127,7 +127,7 @@ const names = (what: string) => obj(
     shortNames: arr(str(), { description: "Short names for kubectl (e.g. ct)." }),
     singular: str({ description: "The singular, lower case (default: kind in lower case)." }),
   },
-  { name: apiextensionsType("CustomResourceDefinitionNames"), description: what, required: ["plural", "kind"] },
+  { name: apiextensionsType("CustomResourceDefinitionNames"), description: "The names a custom resource is served under.", required: ["plural", "kind"] },
 );
 
 const columnDefinition = obj(
@@ -198,7 +198,7 @@ export const customResourceDefinitionSchema = resource(
       {
         conversion,
         group: str({ description: "The API group of the custom resource; served at /apis/<group>/... and part of the name (<plural>.<group>)." }),
-        names: names("The names the custom resource is served under."),
+        names: describe(names, "The names the custom resource is served under."),
         preserveUnknownFields: bool({ description: "Deprecated; must be false (use x-kubernetes-preserve-unknown-fields in the schema)." }),
         scope: str({ description: "Cluster or Namespaced." }),
         versions: arr(version, { description: "Every version of the custom resource; exactly one is the storage version." }),
@@ -207,7 +207,7 @@ export const customResourceDefinitionSchema = resource(
     ),
     status: obj(
       {
-        acceptedNames: names("The names actually served (they may differ from spec.names while a name conflicts)."),
+        acceptedNames: describe(names, "The names actually served (they may differ from spec.names while a name conflicts)."),
         conditions: arr(condition, { listType: "map", listMapKeys: ["type"], description: "The latest observations: NamesAccepted, Established, Terminating." }),
         storedVersions: arr(str(), { description: "Every version objects have ever been stored in." }),
       },
