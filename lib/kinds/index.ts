@@ -1,4 +1,4 @@
-// The twelve kinds served under /api/v1, each declared once in its own file. Everything kind-specific lives
+// The twelve kinds served under /api/v1 and the later additions (RBAC, Lease, CustomResourceDefinition), each declared once in its own file. Everything kind-specific lives
 // here; generic code (registry, storage, api, console) looks kinds up through this list and never names one.
 // Pure data and functions: no I/O and nothing server-side, so the browser imports it too.
 import { configMap } from "./config-map";
