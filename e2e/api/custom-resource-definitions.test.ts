@@ -203,6 +203,26 @@ describe("CustomResourceDefinitions with kubectl", { timeout: 120_000 }, () => {
     expect(condition(obj, "Established")).toMatchObject({ status: "True" });
   });
 
+  test("server-side apply creates and updates a CRD, owning its fields", async () => {
+    const manifest = RESTORES.replace(/restores/g, "schedules").replace("kind: Restore, shortNames: [bk]", "kind: Schedule, shortNames: [sch]");
+    const created = await server.kubectl(["apply", "--server-side", "-f", file("schedules.yaml", manifest)]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout.trim()).toBe("customresourcedefinition.apiextensions.k8s.io/schedules.ops.example.com serverside-applied");
+    const updated = await server.kubectl(["apply", "--server-side", "-f", file("schedules2.yaml", manifest.replace("shortNames: [sch]", "shortNames: [sch, scheds]"))]);
+    expect(updated.code, updated.stderr).toBe(0);
+    const obj = await waitFor("short names accepted", async () => {
+      const o = await crd("schedules.ops.example.com");
+      return o.status?.acceptedNames?.shortNames?.length === 2 ? o : undefined;
+    });
+    expect(obj.spec.names.shortNames).toEqual(["sch", "scheds"]);
+    // kubectl hides managedFields; the API has them.
+    const raw = await server.request("GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/schedules.ops.example.com");
+    const managers = raw.body.metadata.managedFields.map((m: any) => `${m.manager}/${m.operation}${m.subresource ? `/${m.subresource}` : ""}`);
+    expect(managers).toContain("kubectl/Apply");
+    const deleted = await server.kubectl(["delete", "crd", "schedules.ops.example.com"]);
+    expect(deleted.code, deleted.stderr).toBe(0);
+  });
+
   test("describe and explain", async () => {
     const described = await server.kubectl(["describe", "crd", "backups.ops.example.com"]);
     expect(described.code, described.stderr).toBe(0);
