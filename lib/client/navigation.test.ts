@@ -22,10 +22,10 @@ describe("navigation", () => {
     expect(navigationGroups().map((g) => g.title)).not.toContain("Other");
   });
 
-  it("puts the RBAC kinds under Access control by their API group, namespaced first, and Namespaces first of all", () => {
+  it("puts the RBAC kinds under Access control by their API group, namespaced first, and Namespaces first of all, CRDs next to them", () => {
     const groups = navigationGroups(withNew);
     expect(groups[0]).toMatchObject({ title: "Cluster" });
-    expect(groups[0].kinds.map((k) => k.plural)).toEqual(["namespaces"]);
+    expect(groups[0].kinds.map((k) => k.plural)).toEqual(["namespaces", "customresourcedefinitions"]);
     const access = groups.find((g) => g.title === "Access control")!;
     expect(access.kinds.map((k) => k.plural)).toEqual(["serviceaccounts", "securitycontextconstraints", "roles", "rolebindings", "clusterroles", "clusterrolebindings"]);
     expect(groups.map((g) => g.title)).not.toContain("Other");

@@ -19,6 +19,8 @@ const coreSections: { title: string; plurals: string[] }[] = [
 /** Section of every kind of an API group; a group missing here gets a section named after the group. */
 const groupSections: Record<string, string> = {
   "rbac.authorization.k8s.io": "Access control",
+  // CustomResourceDefinitions extend the cluster's API: next to Namespaces, not in a section of their own.
+  "apiextensions.k8s.io": "Cluster",
 };
 
 /** `g` + key → kind. Mnemonic where possible; shown in the sidebar and the shortcut help. */

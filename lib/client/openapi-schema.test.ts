@@ -44,7 +44,7 @@ describe("multiKindEditorSchema", () => {
     const refs = new Set<string>();
     const walk = (v: unknown) => {
       if (Array.isArray(v)) v.forEach(walk);
-      else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) k === "$ref" ? refs.add(x as string) : walk(x);
+      else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) k === "$ref" && typeof x === "string" ? refs.add(x) : walk(x);
     };
     walk(schema);
     for (const ref of refs) expect(def(schema, ref.replace("#/definitions/", "")), ref).toBeDefined();

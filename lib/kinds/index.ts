@@ -1,4 +1,4 @@
-// The twelve kinds served under /api/v1, each declared once in its own file. Everything kind-specific lives
+// The twelve kinds served under /api/v1 and the later additions (RBAC, Lease, CustomResourceDefinition), each declared once in its own file. Everything kind-specific lives
 // here; generic code (registry, storage, api, console) looks kinds up through this list and never names one.
 // Pure data and functions: no I/O and nothing server-side, so the browser imports it too.
 import { configMap } from "./config-map";
@@ -19,6 +19,7 @@ import { clusterRole } from "./cluster-role";
 import { roleBinding } from "./role-binding";
 import { clusterRoleBinding } from "./cluster-role-binding";
 import { lease } from "./lease";
+import { customResourceDefinition } from "./custom-resource-definition";
 import type { ApiGroupNaming } from "./schema/resource";
 import type { AnyKind } from "./types";
 
@@ -44,6 +45,7 @@ export const kinds: AnyKind[] = [
   roleBinding,
   clusterRoleBinding,
   lease,
+  customResourceDefinition,
 ];
 
 const byPlural = new Map(kinds.map((k) => [k.plural, k]));

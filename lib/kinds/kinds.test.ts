@@ -67,6 +67,7 @@ describe("kind names", () => {
       RoleBinding: ["rolebindings", "rolebinding", "", "", true, "path-segment", false, true, true, "status", "known-only"],
       ClusterRoleBinding: ["clusterrolebindings", "clusterrolebinding", "", "", false, "path-segment", false, true, true, "status", "known-only"],
       Lease: ["leases", "lease", "", "", true, "dns1123-subdomain", false, true, false, "status", "known-only"],
+      CustomResourceDefinition: ["customresourcedefinitions", "customresourcedefinition", "crd,crds", "api-extensions", false, "dns1123-subdomain", true, false, false, "status", "known-only"],
     });
     const groups = Object.fromEntries(kinds.filter((k) => k.group).map((k) => [k.kind, apiVersionOf(k)]));
     expect(groups).toEqual({
@@ -75,6 +76,7 @@ describe("kind names", () => {
       RoleBinding: "rbac.authorization.k8s.io/v1",
       ClusterRoleBinding: "rbac.authorization.k8s.io/v1",
       Lease: "coordination.k8s.io/v1",
+      CustomResourceDefinition: "apiextensions.k8s.io/v1",
     });
   });
 
@@ -142,6 +144,7 @@ describe("templates", () => {
       RoleBinding: ["Name", "Role", "Age", "Users*", "Groups*", "ServiceAccounts*"],
       ClusterRoleBinding: ["Name", "Role", "Age", "Users*", "Groups*", "ServiceAccounts*"],
       Lease: ["Name", "Holder", "Age"],
+      CustomResourceDefinition: ["Name", "Created At"],
     });
     for (const kind of kinds) {
       const formatted = kind.columns.filter((c) => c.format === "name").map((c) => c.name);

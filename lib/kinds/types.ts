@@ -74,6 +74,11 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
   namespaced: boolean;
   /** Rule applied to metadata.name (kube-apiserver 1.32's per-kind name validation). */
   nameRule: NameRule;
+  /**
+   * Metadata is validated by apimachinery's generic ValidateObjectMeta rather than core's (kube's apiextensions
+   * kinds): any qualified name is a valid finalizer, not only the standard ones.
+   */
+  genericObjectMeta?: boolean;
   /** The kind has a `/status` subresource: main-resource writes keep status, `/status` writes change only status. */
   hasStatus: boolean;
   /**

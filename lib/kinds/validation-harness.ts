@@ -28,7 +28,7 @@ export function create(kind: AnyKind, body: KubeObject): { decodeError?: string;
   if (decodeError) return { decodeError, causes: [], object: obj };
   kind.applyDefaults?.(obj);
   kind.prepareForCreate?.(obj);
-  const errors = [...validateObjectMeta(obj.metadata, { namespaced: kind.namespaced, nameRule: kind.nameRule }), ...(kind.validate?.(obj) ?? [])];
+  const errors = [...validateObjectMeta(obj.metadata, { namespaced: kind.namespaced, nameRule: kind.nameRule, genericObjectMeta: kind.genericObjectMeta }), ...(kind.validate?.(obj) ?? [])];
   return { causes: errors.map(toCause), object: obj };
 }
 
@@ -47,7 +47,7 @@ export function update(kind: AnyKind, old: KubeObject, body: KubeObject): { caus
   kind.applyDefaults?.(obj);
   kind.prepareForUpdate?.(obj, prev);
   const errors = [
-    ...validateObjectMeta(obj.metadata, { namespaced: kind.namespaced, nameRule: kind.nameRule }),
+    ...validateObjectMeta(obj.metadata, { namespaced: kind.namespaced, nameRule: kind.nameRule, genericObjectMeta: kind.genericObjectMeta }),
     ...validateObjectMetaUpdate(obj.metadata, prev.metadata),
     ...(kind.validate?.(obj) ?? []),
     ...(kind.validateUpdate?.(obj, prev) ?? []),

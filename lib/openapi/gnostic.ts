@@ -123,10 +123,15 @@ function writeExtensions(w: Writer, field: number, o: JsonObject): void {
   }
 }
 
-/** Named(Schema|PathItem|...){name = 1, value = 2} for each key that is not an extension. */
-function writeNamed<T>(w: Writer, field: number, o: JsonObject, encode: (m: Writer, v: T, where: string) => void, where: string): void {
+/**
+ * Named(Schema|PathItem|...){name = 1, value = 2} for each key that is not an extension. A schema's `properties` is a
+ * plain map in gnostic (NewProperties keeps every key): JSONSchemaProps has properties named `x-kubernetes-*`.
+ */
+function writeNamed<T>(
+  w: Writer, field: number, o: JsonObject, encode: (m: Writer, v: T, where: string) => void, where: string, keepExtensionNames = false,
+): void {
   for (const [name, value] of Object.entries(o)) {
-    if (name.startsWith("x-")) continue;
+    if (name.startsWith("x-") && !keepExtensionNames) continue;
     w.message(field, value as T, (m, v) => {
       m.string(1, name);
       m.message(2, v, (mm, vv) => encode(mm, vv, `${where}.${name}`));
@@ -192,7 +197,7 @@ function writeSchema(w: Writer, v: Json, where: string): void {
   }
   if (s.properties !== undefined) {
     const props = object(s.properties, `${where}.properties`);
-    w.message(25, props, (m, p) => writeNamed(m, 1, p, writeSchema, `${where}.properties`));
+    w.message(25, props, (m, p) => writeNamed(m, 1, p, writeSchema, `${where}.properties`, true));
   }
   w.string(26, str(s.discriminator, `${where}.discriminator`));
   w.bool(27, bool(s.readOnly, `${where}.readOnly`));

@@ -38,8 +38,9 @@ describe.each(kinds.map((k) => [k.kind, k] as const))("%s", (_, kind) => {
     const c = obj(created);
     expect(c.kind).toBe(kind.kind);
     expect(c.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
-    // kube 1.32 writes neither for the kinds served today (reference decision 7).
-    expect(c.metadata.generation).toBeUndefined();
+    // kube 1.32 writes neither for the kinds served today (reference decision 7), apart from the kinds whose
+    // strategy keeps a generation (CustomResourceDefinition).
+    expect(c.metadata.generation).toBe(kind.generation ? 1 : undefined);
     expect(c.metadata.selfLink).toBeUndefined();
     const name = c.metadata.name!;
     expect(obj(await registry.get(kind, ns, name)).metadata.resourceVersion).toBe(c.metadata.resourceVersion);
@@ -62,12 +63,18 @@ describe.each(kinds.map((k) => [k.kind, k] as const))("%s", (_, kind) => {
     const deleted = await registry.delete(kind, ns, name, parseDeleteOptions(new URLSearchParams("gracePeriodSeconds=0"), undefined));
     expect(deleted.code).toBe(200);
     if (kind.beginDeletion) {
-      // A namespace is only marked Terminating: the namespace controller (not running here) empties it, then
-      // clears spec.finalizers through /finalize, which is what removes it.
       const held = obj(await registry.get(kind, ns, name));
       expect(held.metadata.deletionTimestamp).toBeTruthy();
-      expect((held.status as { phase?: string }).phase).toBe("Terminating");
-      await registry.update(kind, ns, name, { ...held, spec: { ...(held.spec as object), finalizers: [] } }, { ...write, subresource: "finalize" });
+      if (kind.updateSubresources?.finalize) {
+        // A namespace is only marked Terminating: the namespace controller (not running here) empties it, then
+        // clears spec.finalizers through /finalize, which is what removes it.
+        expect((held.status as { phase?: string }).phase).toBe("Terminating");
+        await registry.update(kind, ns, name, { ...held, spec: { ...(held.spec as object), finalizers: [] } }, { ...write, subresource: "finalize" });
+      } else {
+        // A CustomResourceDefinition keeps its cleanup finalizer until its controller (not running here) removes it.
+        expect(held.metadata.finalizers?.length).toBeGreaterThan(0);
+        await registry.update(kind, ns, name, { ...held, metadata: { ...held.metadata, finalizers: [] } }, write);
+      }
     }
     expect(await status(registry.get(kind, ns, name))).toBe(404);
     expect(await status(registry.delete(kind, ns, name, parseDeleteOptions(new URLSearchParams(), undefined)))).toBe(404);
@@ -79,17 +86,21 @@ describe.each(kinds.map((k) => [k.kind, k] as const))("%s", (_, kind) => {
     // A namespace's phase must follow its deletion timestamp (Active here), so its mark is a condition instead.
     type Marked = { phase?: string; conditions?: { reason?: string }[] };
     const isNamespace = kind.plural === "namespaces";
+    // A CRD's status has no phase and its name must be <plural>.<group>: it is marked by a condition, under its template's name.
+    const isDefinition = kind.plural === "customresourcedefinitions";
     const statusMarked = (reason: string): Marked =>
-      isNamespace ? { phase: "Active", conditions: [{ type: "NamespaceContentRemaining", status: "False", reason } as { reason: string }] } : { phase: reason };
-    const mark = (s: unknown) => (isNamespace ? (s as Marked).conditions?.[0]?.reason : (s as Marked).phase);
-    const c = obj(await registry.create(kind, kind.namespaced ? ns : undefined, { ...template(), metadata: { name: "status-check" } }, write));
-    const withStatus = obj(await registry.update(kind, ns, "status-check", { ...c, status: statusMarked("Zzz") }, { ...write, subresource: "status" }));
+      isNamespace ? { phase: "Active", conditions: [{ type: "NamespaceContentRemaining", status: "False", reason } as { reason: string }] }
+        : isDefinition ? { conditions: [{ type: "Established", status: "False", reason } as { reason: string }] } : { phase: reason };
+    const mark = (s: unknown) => (isNamespace || isDefinition ? (s as Marked).conditions?.[0]?.reason : (s as Marked).phase);
+    const name = isDefinition ? template().metadata.name! : "status-check";
+    const c = obj(await registry.create(kind, kind.namespaced ? ns : undefined, { ...template(), metadata: { name } }, write));
+    const withStatus = obj(await registry.update(kind, ns, name, { ...c, status: statusMarked("Zzz") }, { ...write, subresource: "status" }));
     expect(mark(withStatus.status)).toBe("Zzz");
-    const main = obj(await registry.update(kind, ns, "status-check", { ...withStatus, status: statusMarked("Other"), metadata: { ...withStatus.metadata, labels: { x: "y" } } }, write));
+    const main = obj(await registry.update(kind, ns, name, { ...withStatus, status: statusMarked("Other"), metadata: { ...withStatus.metadata, labels: { x: "y" } } }, write));
     expect(mark(main.status)).toBe("Zzz");
     // kube-apiserver always labels a namespace with its own name.
     expect(main.metadata.labels).toEqual({ x: "y", ...(isNamespace ? { "kubernetes.io/metadata.name": "status-check" } : {}) });
-    await registry.delete(kind, ns, "status-check", parseDeleteOptions(new URLSearchParams("gracePeriodSeconds=0"), undefined));
+    await registry.delete(kind, ns, name, parseDeleteOptions(new URLSearchParams("gracePeriodSeconds=0"), undefined));
   });
 });
 

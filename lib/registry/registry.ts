@@ -321,7 +321,7 @@ export class Registry {
     // A client's generation is kept unless the kind's strategy owns it (kube 1.32's BeforeCreate leaves it).
     if (kind.generation) meta.generation = 1;
     throwIfInvalid(kind, meta.name ?? "", [
-      ...validateObjectMeta(meta, { namespaced: kind.namespaced, nameRule: kind.nameRule }),
+      ...validateObjectMeta(meta, { namespaced: kind.namespaced, nameRule: kind.nameRule, genericObjectMeta: kind.genericObjectMeta }),
       ...(kind.validate?.(obj) ?? []),
     ]);
     await this.admission.validate(review);
@@ -436,7 +436,7 @@ export class Registry {
       const other = sub && !status ? kind.updateSubresources?.[sub] : undefined;
       if (status) kind.statusStrategy?.prepareForUpdate?.(obj, old); else if (!sub) kind.prepareForUpdate?.(obj, old);
       throwIfInvalid(kind, name, [
-        ...validateObjectMeta(obj.metadata, { namespaced: kind.namespaced, nameRule: kind.nameRule }),
+        ...validateObjectMeta(obj.metadata, { namespaced: kind.namespaced, nameRule: kind.nameRule, genericObjectMeta: kind.genericObjectMeta }),
         ...validateObjectMetaUpdate(obj.metadata, old.metadata),
         ...(status ? kind.statusStrategy?.validateUpdate?.(obj, old) ?? []
           : other ? other.validateUpdate?.(obj, old) ?? []

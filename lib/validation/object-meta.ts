@@ -148,9 +148,10 @@ export function validateFinalizers(finalizers: unknown, path: string, standardNa
 
 /**
  * ValidateObjectMeta for a kind with the given scope and name rule. Kinds validated by core's ValidateObjectMeta
- * also get the standard-finalizer rule; core/v1 Events (name rule "path-segment") are not, as upstream.
+ * also get the standard-finalizer rule; core/v1 Events (name rule "path-segment") are not, as upstream, nor kinds
+ * validated by apimachinery's ValidateObjectMeta (`genericObjectMeta`: apiextensions' CustomResourceDefinition).
  */
-export function validateObjectMeta(meta: ObjectMeta, opts: { namespaced: boolean; nameRule: NameRule }): FieldError[] {
+export function validateObjectMeta(meta: ObjectMeta, opts: { namespaced: boolean; nameRule: NameRule; genericObjectMeta?: boolean }): FieldError[] {
   const errs: FieldError[] = [];
   const generateName = str(meta.generateName);
   if (generateName) for (const m of nameErrors(generateName, opts.nameRule, true)) errs.push(field.invalid("metadata.generateName", generateName, m));
@@ -170,7 +171,7 @@ export function validateObjectMeta(meta: ObjectMeta, opts: { namespaced: boolean
   errs.push(...validateLabels(meta.labels, "metadata.labels"));
   errs.push(...validateAnnotations(meta.annotations, "metadata.annotations"));
   errs.push(...validateOwnerReferences(meta.ownerReferences, "metadata.ownerReferences"));
-  errs.push(...validateFinalizers(meta.finalizers, "metadata.finalizers", opts.nameRule !== "path-segment"));
+  errs.push(...validateFinalizers(meta.finalizers, "metadata.finalizers", opts.nameRule !== "path-segment" && !opts.genericObjectMeta));
   return errs;
 }
 

@@ -15,7 +15,7 @@ const RBAC = "rbac.authorization.k8s.io";
 describe("/apis and /apis/<group>", () => {
   it("lists the served groups in kube's order, each with v1 preferred", () => {
     expect(apiGroupList.kind).toBe("APIGroupList");
-    expect(apiGroupList.groups.map((g) => g.name)).toEqual(["authentication.k8s.io", "authorization.k8s.io", RBAC, "coordination.k8s.io", "security.openshift.io"]);
+    expect(apiGroupList.groups.map((g) => g.name)).toEqual(["authentication.k8s.io", "authorization.k8s.io", RBAC, "apiextensions.k8s.io", "coordination.k8s.io", "security.openshift.io"]);
     expect(apiGroupList.groups[2]).toEqual({
       name: RBAC,
       versions: [{ groupVersion: `${RBAC}/v1`, version: "v1" }],

@@ -25,8 +25,11 @@ describe("kind schemas", () => {
       const s = kind.schema;
       expect(s?.type, kind.kind).toBe("object");
       if (s?.type !== "object") continue;
-      const goPackage = { "": "core", "rbac.authorization.k8s.io": "rbac", "coordination.k8s.io": "coordination" }[kind.group ?? ""];
-      expect(s.name).toBe(`io.k8s.api.${goPackage}.v1.${kind.kind}`);
+      const goPackage = {
+        "": "io.k8s.api.core", "rbac.authorization.k8s.io": "io.k8s.api.rbac", "coordination.k8s.io": "io.k8s.api.coordination",
+        "apiextensions.k8s.io": "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions",
+      }[kind.group ?? ""];
+      expect(s.name).toBe(`${goPackage}.v1.${kind.kind}`);
       expect(s.gvk).toEqual({ group: kind.group ?? "", version: "v1", kind: kind.kind });
       expect(Object.keys(s.properties)).toEqual(expect.arrayContaining(["apiVersion", "kind", "metadata"]));
       expect(s.description).toBeTruthy();
