@@ -14,6 +14,7 @@ import { semanticEqual } from "../validation/semantic-equal";
 import { createdAtColumn, nameColumn } from "./columns";
 import { defineKind } from "./define-kind";
 import { APIEXTENSIONS_GROUP, customResourceDefinitionSchema } from "./schema/custom-resource-definition";
+import { findTypeError } from "./schema/shape";
 import type { KubeObject } from "./types";
 
 export { APIEXTENSIONS_GROUP } from "./schema/custom-resource-definition";
@@ -143,8 +144,40 @@ const storageVersionOf = (crd: CustomResourceDefinition) => {
 };
 
 /** SetDefaults_CustomResourceDefinition(Spec) and SetDefaults_ServiceReference of apiextensions v1. */
+/**
+ * What Go's decoding makes of JSON nulls inside a schema: a null schema in a map or list (properties,
+ * patternProperties, definitions, dependencies, allOf/anyOf/oneOf) is the empty schema; a null pointer
+ * (items, not, additionalProperties, additionalItems) is absent. Applied before anything walks the schema.
+ */
+function decodeSchemaNulls(schema: unknown, depth = 0): void {
+  if (!schema || typeof schema !== "object" || Array.isArray(schema) || depth > 200) return;
+  const s = schema as Record<string, unknown>;
+  for (const k of ["items", "not", "additionalProperties", "additionalItems"]) if (s[k] === null) delete s[k];
+  for (const k of ["properties", "patternProperties", "definitions", "dependencies"]) {
+    const m = s[k];
+    if (m && typeof m === "object" && !Array.isArray(m)) {
+      for (const [name, child] of Object.entries(m)) {
+        if (child === null) (m as Record<string, unknown>)[name] = {};
+        else decodeSchemaNulls(child, depth + 1);
+      }
+    }
+  }
+  for (const k of ["allOf", "anyOf", "oneOf"]) {
+    const l = s[k];
+    if (Array.isArray(l)) l.forEach((child, i) => { if (child === null) l[i] = {}; else decodeSchemaNulls(child, depth + 1); });
+  }
+  for (const k of ["items", "not", "additionalProperties", "additionalItems"]) {
+    const c = s[k];
+    if (Array.isArray(c)) c.forEach((child, i) => { if (child === null) c[i] = {}; else decodeSchemaNulls(child, depth + 1); });
+    else decodeSchemaNulls(c, depth + 1);
+  }
+}
+
 function applyDefaults(crd: CustomResourceDefinition): void {
   const spec = crd.spec;
+  if (spec && typeof spec === "object" && Array.isArray(spec.versions)) {
+    for (const v of spec.versions) if (v && typeof v === "object") decodeSchemaNulls(v.schema?.openAPIV3Schema);
+  }
   if (spec && typeof spec === "object") {
     const names = spec.names;
     if (names && typeof names === "object") {
@@ -558,6 +591,9 @@ export const customResourceDefinition = defineKind<CustomResourceDefinition>({
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: false,
   deleteReturns: "status",
+  // kube decodes the body into its Go types first: a schema whose keywords have the wrong JSON type (properties
+  // given as a list) is a 400 there, before validation walks it (the API's field validation says the same).
+  decodeError: (crd) => findTypeError(crd, customResourceDefinitionSchema, "CustomResourceDefinition"),
   selectableFields: {},
   fieldSelectorError: "known-only",
 
