@@ -156,3 +156,37 @@ export function benchContext(opts: { name: string; snapshot: boolean; keepTmp: b
 export function filesBytes(files: string[]): number {
   return files.reduce((a, f) => { try { return a + statSync(f).size; } catch { return a; } }, 0);
 }
+
+const CLK_TCK = Number(sh("getconf", ["CLK_TCK"])) || 100;
+
+/** CPU seconds (user + system) a process has used so far; 0 when it is gone. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) / CLK_TCK;
+  } catch { return 0; }
+}
+
+/** The machine's busy and total CPU time so far (seconds over all cores, from /proc/stat). */
+export function machineCpu(): { busy: number; total: number } {
+  const v = readFileSync("/proc/stat", "utf8").split("\n", 1)[0].trim().split(/\s+/).slice(1).map(Number);
+  const total = v.slice(0, 8).reduce((a, b) => a + b, 0);
+  return { busy: (total - v[3] - v[4]) / CLK_TCK, total: total / CLK_TCK };
+}
+
+/**
+ * A meter over an interval: the CPU seconds `pid` used, this process used (the client), and how busy the whole
+ * machine was (0..1): on a shared box these say whether a figure was limited by our server or by the rest.
+ */
+export function cpuMeter(pid: number): () => { serverCpuS: number; clientCpuS: number; machineBusy: number } {
+  const s0 = cpuSeconds(pid), c0 = process.cpuUsage(), m0 = machineCpu();
+  return () => {
+    const c1 = process.cpuUsage(c0), m1 = machineCpu();
+    return {
+      serverCpuS: round(cpuSeconds(pid) - s0, 2)!,
+      clientCpuS: round((c1.user + c1.system) / 1e6, 2)!,
+      machineBusy: round((m1.busy - m0.busy) / Math.max(1e-9, m1.total - m0.total), 2)!,
+    };
+  };
+}
