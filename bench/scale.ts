@@ -540,7 +540,7 @@ async function phase(kind: "pods" | "configmaps", count: number): Promise<PhaseR
     const medians: Record<string, Record<string, number | null>> = {};
     for (const t of ["ours", "bare-http"]) for (const w of whats) {
       if (!runs.some((x) => x.target === t && x.what === w)) continue;
-      medians[`${t} ${w}`] = { totalMs: med(t, w, "totalMs"), firstByteMs: med(t, w, "firstByteMs"), mbPerS: med(t, w, "mbPerS"), bytes: med(t, w, "bytes"), serverPeakGrowthMiB: med(t, w, "serverPeakGrowthMiB") };
+      medians[`${t} ${w}`] = { totalMs: med(t, w, "totalMs"), firstByteMs: med(t, w, "firstByteMs"), mbPerS: med(t, w, "mbPerS"), bytes: med(t, w, "bytes"), serverPeakGrowthMiB: med(t, w, "serverPeakGrowthMiB"), serverCpuMs: med(t, w, "serverCpuMs") };
     }
     const ratios = {
       "ours full MB/s vs ours ns-10k MB/s": ratio(medians["ours full"].mbPerS, medians[`ours ns ${refSize}`].mbPerS),
@@ -550,6 +550,9 @@ async function phase(kind: "pods" | "configmaps", count: number): Promise<PhaseR
       "ours walk vs bare-http walk (MB/s)": ratio(medians[`ours walk limit=${PAGE}`].mbPerS, medians[`bare-http walk limit=${PAGE}`].mbPerS),
       "ours protobuf full vs JSON full (MB/s)": ratio(medians["ours full protobuf"].mbPerS, medians["ours full"].mbPerS),
       "ours protobuf full vs JSON full (time, JSON / protobuf)": ratio(medians["ours full"].totalMs, medians["ours full protobuf"].totalMs),
+      // Server CPU per list: steadier than wall time on a shared box (bare / ours: 1 = as cheap as the ceiling).
+      "bare-http full vs ours full (server CPU)": ratio(medians["bare-http full"].serverCpuMs, medians["ours full"].serverCpuMs),
+      "bare-http walk vs ours walk (server CPU)": ratio(medians[`bare-http walk limit=${PAGE}`].serverCpuMs, medians[`ours walk limit=${PAGE}`].serverCpuMs),
     };
     result.lists = { warmup, runs, medians, ratios };
     const listsOk = runs.every((x) => x.status === 200 && (x.items === null || x.items === (x.what.startsWith("ns") ? refSize : count)) && x.rvConsistent !== false);
@@ -630,7 +633,7 @@ function printSummary(phases: PhaseResult[], e: Record<string, unknown>): void {
     console.log(`\n== ${p.phase}: ${p.objects} ${p.kind}s${p.error ? `  ERROR: ${p.error.split("\n")[0]}` : ""}`);
     if (!p.census) continue;
     const m = p.memory as { afterSeed: Record<string, number>; afterRestart?: Record<string, number>; empty: Record<string, number> };
-    const rows: string[][] = [["figure", "ours", "ceiling (bare-http)", "ratio"]];
+    const rows: string[][] = [["figure", "ours", "ceiling (bare-http)", "ratio (MB/s)"]];
     rows.push(["seeded via", p.seed?.via.split(" (")[0] ?? "-", "", ""]);
     rows.push(["seeding objects/s (writes/s)", `${fmt(p.seed?.objectsPerSecond)} (${fmt(p.seed?.writesPerSecond)})`, "", ""]);
     rows.push(["JSON bytes per object", fmt(p.census.jsonBytesPerObject), "", ""]);
@@ -641,12 +644,12 @@ function printSummary(phases: PhaseResult[], e: Record<string, unknown>): void {
     for (const w of ["full", "full protobuf", refKey, `walk limit=${PAGE}`]) {
       const o = md[`ours ${w}`], b = md[`bare-http ${w}`];
       if (!o) continue;
-      rows.push([`list ${w}: ms (MB/s)`, `${fmt(o.totalMs)} (${fmt(o.mbPerS)})`, b ? `${fmt(b.totalMs)} (${fmt(b.mbPerS)})` : "", b ? fmt(ratio(o.mbPerS, b.mbPerS)) : ""]);
+      rows.push([`list ${w}: ms (MB/s) [server CPU ms]`, `${fmt(o.totalMs)} (${fmt(o.mbPerS)}) [${fmt(o.serverCpuMs)}]`, b ? `${fmt(b.totalMs)} (${fmt(b.mbPerS)}) [${fmt(b.serverCpuMs)}]` : "", b ? fmt(ratio(o.mbPerS, b.mbPerS)) : ""]);
     }
     for (const cc of p.concurrent ?? []) rows.push([`${cc.lists} lists at once: growth MiB / bytes (429s)`, cc.target === "ours" ? `${fmt(cc.growthMiB)} / ${fmt(mib(cc.bytesReturned))} = ${fmt(cc.growthVsBytes)}x (${cc.tooManyRequests})` : "", cc.target === "bare-http" ? `${fmt(cc.growthMiB)} / ${fmt(mib(cc.bytesReturned))} = ${fmt(cc.growthVsBytes)}x` : "", ""]);
     const so = p.slowReader?.find((s) => s.target === "ours"), sb = p.slowReader?.find((s) => s.target === "bare-http");
     if (so) rows.push(["slow reader: growth MiB while stopped", fmt(so.peakGrowthWhilePausedMiB), fmt(sb?.peakGrowthWhilePausedMiB), ""]);
-    for (const r of p.restarts ?? []) rows.push([`restart after ${r.how}: s to /readyz`, fmt(r.readyS), "", ""]);
+    for (const r of p.restarts ?? []) rows.push([`restart after ${r.how}: s to /readyz [server CPU s]`, `${fmt(r.readyS)} [${fmt(r.serverCpuS)}]`, "", ""]);
     rows.push(["database MiB (after seed)", fmt(mib(Number(p.database?.bytesAfterSeed ?? 0))), "", ""]);
     console.log(table(rows));
   }
