@@ -1,13 +1,15 @@
 // apiextensions.k8s.io/v1 JSONSchemaProps: a CustomResourceDefinition version's `schema.openAPIV3Schema`, with
-// the field names of the JSON wire form (the x-kubernetes-* extensions included). Types only.
-// PLACEHOLDER (task K): helper J's branch (crdschema) owns this folder; take J's version at merge.
+// every field the API accepts (several only to be refused: id, $ref, patternProperties, ...) and kube's
+// x-kubernetes-* extensions. Field names are the JSON names kube serves.
 
-/** One `x-kubernetes-validations` entry (a CEL rule). */
+/** One `x-kubernetes-validations` entry (apiextensions v1 ValidationRule). */
 export interface ValidationRule {
   rule: string;
   message?: string;
   messageExpression?: string;
-  reason?: "FieldValueInvalid" | "FieldValueForbidden" | "FieldValueRequired" | "FieldValueDuplicate" | string;
+  /** FieldValueInvalid (default), FieldValueForbidden, FieldValueRequired or FieldValueDuplicate. */
+  reason?: string;
+  /** Relative JSON path (`.spec.x`, `['a.b']`) the failure is reported at. */
   fieldPath?: string;
   optionalOldSelf?: boolean;
 }
@@ -60,7 +62,7 @@ export interface JSONSchemaProps {
   "x-kubernetes-embedded-resource"?: boolean;
   "x-kubernetes-int-or-string"?: boolean;
   "x-kubernetes-list-map-keys"?: string[];
-  "x-kubernetes-list-type"?: "atomic" | "set" | "map" | string;
-  "x-kubernetes-map-type"?: "atomic" | "granular" | string;
+  "x-kubernetes-list-type"?: string;
+  "x-kubernetes-map-type"?: string;
   "x-kubernetes-validations"?: ValidationRule[];
 }
