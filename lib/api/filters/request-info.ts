@@ -2,14 +2,16 @@
 // inside. What it addresses (the route, or the 404/400 routing will answer once the request is authorized),
 // whether it asks for object history, and the attributes authorization decides on, read from the path alone
 // as kube's RequestInfoFactory: a path that names nothing real is still authorized as what it would be.
-import { servedGroups } from "../../kinds";
+import { onKindsChanged, servedGroups } from "../../kinds";
 import { isSelfNamespacesPath } from "../../request/access-path";
 import { historyRequest } from "../../request/history-path";
 import { parseRequestPath } from "../../request/request-info";
 import type { Filter, RequestContext } from "../context";
 import { historyAttributes, requestAttributes, selfNamespacesAttributes } from "../request-attributes";
 
-const kindGroups = new Set(servedGroups());
+// Kept current as kinds are added at run time (custom resources), so each request costs one lookup.
+let kindGroups = new Set(servedGroups());
+onKindsChanged(() => { kindGroups = new Set(servedGroups()); });
 const hasGroup = (g: string) => kindGroups.has(g);
 
 export const withRequestInfo: Filter = (next) => (ctx) => {

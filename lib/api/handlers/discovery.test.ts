@@ -14,9 +14,9 @@ const RBAC = "rbac.authorization.k8s.io";
 
 describe("/apis and /apis/<group>", () => {
   it("lists the served groups in kube's order, each with v1 preferred", () => {
-    expect(apiGroupList.kind).toBe("APIGroupList");
-    expect(apiGroupList.groups.map((g) => g.name)).toEqual(["authentication.k8s.io", "authorization.k8s.io", RBAC, "apiextensions.k8s.io", "coordination.k8s.io", "security.openshift.io"]);
-    expect(apiGroupList.groups[2]).toEqual({
+    expect(apiGroupList().kind).toBe("APIGroupList");
+    expect(apiGroupList().groups.map((g) => g.name)).toEqual(["authentication.k8s.io", "authorization.k8s.io", RBAC, "apiextensions.k8s.io", "coordination.k8s.io", "security.openshift.io"]);
+    expect(apiGroupList().groups[2]).toEqual({
       name: RBAC,
       versions: [{ groupVersion: `${RBAC}/v1`, version: "v1" }],
       preferredVersion: { groupVersion: `${RBAC}/v1`, version: "v1" },
@@ -146,7 +146,7 @@ describe("aggregated discovery documents", () => {
 
   it("say the same as the legacy APIResourceLists, resource by resource", () => {
     const legacy = (gv: string) => (apiResourceList(gv) as { resources: Resource[] }).resources;
-    const gvs = ["v1", ...(apiGroupList.groups.map((g) => g.preferredVersion.groupVersion))];
+    const gvs = ["v1", ...(apiGroupList().groups.map((g) => g.preferredVersion.groupVersion))];
     for (const gv of gvs) {
       const group = gv === "v1" ? "" : gv.slice(0, -"/v1".length);
       const flattened = [...all.entries()].filter(([key]) => key.startsWith(`${group}/`)).flatMap(([, r]) => [
@@ -160,7 +160,7 @@ describe("aggregated discovery documents", () => {
   });
 
   it("keeps /apis in the legacy group order, resources in name order and the core group nameless", () => {
-    expect(aggregatedGroups("apis").map((g) => g.metadata.name)).toEqual(apiGroupList.groups.map((g) => g.name));
+    expect(aggregatedGroups("apis").map((g) => g.metadata.name)).toEqual(apiGroupList().groups.map((g) => g.name));
     const core = aggregatedGroups("api");
     expect(core.map((g) => g.metadata)).toEqual([{ creationTimestamp: null }]);
     const names = core[0].versions[0].resources.map((r) => r.resource);
@@ -261,7 +261,7 @@ describe("discoveryResponse", () => {
     expect(api.headers).toEqual({ "content-type": "application/json", "cache-control": "no-cache, private" });
     expect(JSON.parse(api.body as string)).toEqual({ kind: "APIVersions", versions: ["v1"], serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress: "10.0.0.1:6443" }] });
     const apis = discoveryResponse("apis", req(undefined));
-    expect(JSON.parse(apis.body as string)).toEqual(apiGroupList);
+    expect(JSON.parse(apis.body as string)).toEqual(apiGroupList());
     const yaml = discoveryResponse("apis", req("application/yaml"));
     expect(yaml.headers["content-type"]).toBe("application/yaml");
     expect(yaml.body).toMatch(/^kind: APIGroupList\n/);

@@ -74,7 +74,7 @@ async function verb(ctx: RequestContext, info: ResourceRequest, format: OutputFo
     }
     case "PATCH": {
       if (name === undefined) throw errors.methodNotAllowed();
-      const type = patchType(req.header("content-type"));
+      const type = patchType(req.header("content-type"), kind.schema !== undefined);
       const opts = { ...parseWriteOptions(q, "PatchOptions", type === "apply-patch"), user };
       const manager = managerOrUserAgent(opts.fieldManager, req.header("user-agent"));
       answer = await patchObject(reg, { kind, namespace: ns, name, subresource }, type, await req.body(MAX_BODY_BYTES), { ...opts, manager }, warnings);
