@@ -10,6 +10,7 @@ import type { JSONSchemaProps } from "../crd-schema/types";
 import { column, metadataDescriptions, nameColumn, timestampSince } from "./columns";
 import type { CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionVersion } from "./custom-resource-definition";
 import type { AnyKind, Column, KindDefinition, KubeObject } from "./types";
+import { kubeVersionOrder } from "./version-order";
 
 /** kube's verbs of a custom resource in discovery, in its order. */
 const CUSTOM_RESOURCE_VERBS = ["delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"];
@@ -75,6 +76,23 @@ function selectableFieldsOf(version: CustomResourceDefinitionVersion): Record<st
   return out;
 }
 
+/**
+ * A deprecated version's Warning: the CRD's own text, or kube's default naming the most preferred served version,
+ * not deprecated, that ranks above it.
+ */
+function deprecationWarningOf(crd: CustomResourceDefinition, version: CustomResourceDefinitionVersion): string | undefined {
+  if (!version.deprecated) return undefined;
+  if (version.deprecationWarning !== undefined) return version.deprecationWarning;
+  const { group = "", names = {} } = crd.spec ?? {};
+  const name = version.name ?? "";
+  const msg = `${group}/${name} ${names.kind ?? ""} is deprecated`;
+  const newer = (crd.spec?.versions ?? [])
+    .filter((v) => v.served && !v.deprecated && kubeVersionOrder(v.name ?? "", name) < 0)
+    .map((v) => v.name ?? "")
+    .sort(kubeVersionOrder);
+  return newer.length ? `${msg}; use ${group}/${newer[0]} ${names.kind ?? ""}` : msg;
+}
+
 /** The declaration of one served version (`storage`: the storage version's, which the others are served from). */
 function versionKind(crd: CustomResourceDefinition, version: CustomResourceDefinitionVersion, storage?: AnyKind): AnyKind {
   const spec = crd.spec ?? {};
@@ -118,6 +136,7 @@ function versionKind(crd: CustomResourceDefinition, version: CustomResourceDefin
     validateWithOld: check,
     statusStrategy: hasStatus ? { validateUpdate: (obj, old) => check(obj, old) } : undefined,
     servedFrom: storage,
+    deprecationWarning: deprecationWarningOf(crd, version),
   };
   return kind;
 }

@@ -108,6 +108,8 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
    * (ServiceAccount `token`, kube's TokenRequest); the kind file only names them.
    */
   actionSubresources?: string[];
+  /** The Warning header every request to this version gets (a CRD's deprecated version). */
+  deprecationWarning?: string;
   /** Discovery's verbs when they are not the default set (kube lists a custom resource's in its own order). */
   verbs?: string[];
   /** False when the kind has no delete-collection verb (Namespace: kube's namespace storage has none; 405). */

@@ -4,6 +4,7 @@
 // The aggregated form is built from these (aggregated-discovery.ts), so the two cannot disagree.
 import { createHash } from "node:crypto";
 import { kinds, kindsServedBy, onKindsChanged, servedGroups, servedVersions, versionOf } from "../../kinds";
+import { kubeVersionOrder } from "../../kinds/version-order";
 import { ACTION_SUBRESOURCES } from "../../kinds/reviews";
 import type { AnyKind } from "../../kinds/types";
 import { reviewResources } from "../../request/review-resources";
@@ -15,23 +16,6 @@ const VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "
 const storageVersionHash = (group: string, version: string, kind: string) =>
   createHash("sha256").update(`${group}/${version}/${kind}`).digest().subarray(0, 8).toString("base64");
 
-/**
- * kube's CompareKubeAwareVersionStrings order: GA before beta before alpha, higher numbers first, then versions
- * that do not look like kube versions in name order. A group's first version is its preferred one.
- */
-export function kubeVersionOrder(a: string, b: string): number {
-  const parse = (v: string) => {
-    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
-    if (!m) return undefined;
-    return { major: Number(m[1]), rank: m[2] === "alpha" ? 0 : m[2] === "beta" ? 1 : 2, minor: m[3] ? Number(m[3]) : 0 };
-  };
-  const x = parse(a);
-  const y = parse(b);
-  if (x && y) return y.rank - x.rank || y.major - x.major || y.minor - x.minor;
-  if (x) return -1;
-  if (y) return 1;
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /**
  * kube-apiserver's order of the built-in groups in /apis (its group priorities); groups not in this list follow

@@ -20,7 +20,15 @@ import type { ApiResponse } from "../types";
 import { action } from "./actions";
 import { watch } from "./watch";
 
-export function resources(ctx: RequestContext, info: ResourceRequest): Promise<ApiResponse> {
+export async function resources(ctx: RequestContext, info: ResourceRequest): Promise<ApiResponse> {
+  const res = await serve(ctx, info);
+  // A deprecated version warns on every request to it, as kube's handler for a CRD's deprecated version does.
+  const deprecated = info.kind.deprecationWarning;
+  if (deprecated !== undefined) res.headers.warning = [...warningHeaders([deprecated]), ...[res.headers.warning ?? []].flat()];
+  return res;
+}
+
+function serve(ctx: RequestContext, info: ResourceRequest): Promise<ApiResponse> {
   const req = ctx.request;
   const watching = info.watchPath || (req.method === "GET" && info.name === undefined && watchFlag(req.query));
   const acting = info.subresource !== undefined && info.kind.actionSubresources?.includes(info.subresource);
