@@ -333,6 +333,24 @@ describe("custom resources with kubectl", { timeout: 120_000 }, () => {
     expect(write.stderr).toContain('regions.geo.example.com "eu-west" is forbidden: User "jane" cannot delete resource "regions" in API group "geo.example.com" at the cluster scope');
   });
 
+  test("while a CRD terminates (a custom resource held by its finalizer), creates get kube's 405", async () => {
+    const base = "/apis/geo.example.com/v1alpha1/regions";
+    const held = await server.request("POST", base, { body: { apiVersion: "geo.example.com/v1alpha1", kind: "Region", metadata: { name: "held", finalizers: ["geo.example.com/hold"] } } });
+    expect(held.status).toBe(201);
+    expect((await server.kubectl(["delete", "crd", "regions.geo.example.com", "--wait=false"])).code).toBe(0);
+    const refused = await waitFor("creates refused", async () => {
+      const r = await server.request("POST", base, { body: { apiVersion: "geo.example.com/v1alpha1", kind: "Region", metadata: { name: "late" } } });
+      return r.status === 405 ? r : undefined;
+    }, 10_000);
+    expect(refused.body).toMatchObject({ reason: "MethodNotAllowed", message: "create not allowed while custom resource definition is terminating", details: { group: "geo.example.com", kind: "regions" } });
+    // The held object is marked for deletion; releasing it lets the CRD go.
+    const marked = await server.request("GET", `${base}/held`);
+    expect(marked.body.metadata.deletionTimestamp).toBeDefined();
+    expect((await server.request("PATCH", `${base}/held`, { body: JSON.stringify({ metadata: { finalizers: null } }), contentType: "application/merge-patch+json" })).status).toBe(200);
+    await waitFor("CRD gone", async () => ((await server.request("GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/regions.geo.example.com")).status === 404 ? true : undefined), 15_000);
+    expect((await server.request("GET", base)).status).toBe(404);
+  });
+
   test("deleting the CRD removes its custom resources and stops serving the kind", async () => {
     expect((await server.kubectl(["apply", "--validate=false", "-f", file("orders3.yaml", ORDERS.replace("  color: blue\n", ""))])).code).toBe(0);
     const deleted = await server.kubectl(["delete", "crd", "databases.data.example.com", "--timeout=30s"]);

@@ -8,7 +8,9 @@ import { applyDefaults } from "../crd-schema/defaults";
 import { prune, strictDecodingMessage } from "../crd-schema/prune";
 import type { JSONSchemaProps } from "../crd-schema/types";
 import { column, metadataDescriptions, nameColumn, timestampSince } from "./columns";
-import type { CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionVersion } from "./custom-resource-definition";
+import {
+  isConditionTrue, TERMINATING, type CustomResourceColumnDefinition, type CustomResourceDefinition, type CustomResourceDefinitionVersion,
+} from "./custom-resource-definition";
 import type { AnyKind, Column, KindDefinition, KubeObject } from "./types";
 import { kubeVersionOrder } from "./version-order";
 
@@ -137,6 +139,8 @@ function versionKind(crd: CustomResourceDefinition, version: CustomResourceDefin
     statusStrategy: hasStatus ? { validateUpdate: (obj, old) => check(obj, old) } : undefined,
     servedFrom: storage,
     deprecationWarning: deprecationWarningOf(crd, version),
+    // While the CRD terminates its custom resources are being deleted: kube refuses new ones.
+    createRefusal: isConditionTrue(crd, TERMINATING) ? "create not allowed while custom resource definition is terminating" : undefined,
   };
   return kind;
 }

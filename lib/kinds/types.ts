@@ -90,7 +90,7 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
   hasStatus: boolean;
   /**
    * The server keeps `metadata.generation` (kube's custom resource strategy): 1 on create, one more whenever
-   * an update changes anything outside metadata and status. No kind served today: kube 1.32's strategies for
+   * an update changes anything outside metadata and status. Only custom kinds (lib/kinds/custom-kind.ts): kube 1.32's strategies for
    * them never set it (a client's value on create is kept, and no update can change it).
    */
   generation?: boolean;
@@ -108,6 +108,8 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
    * (ServiceAccount `token`, kube's TokenRequest); the kind file only names them.
    */
   actionSubresources?: string[];
+  /** Set while creates are refused with 405 and this message (a CRD being deleted: kube's terminating handler). */
+  createRefusal?: string;
   /** The Warning header every request to this version gets (a CRD's deprecated version). */
   deprecationWarning?: string;
   /** Discovery's verbs when they are not the default set (kube lists a custom resource's in its own order). */

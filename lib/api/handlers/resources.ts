@@ -7,7 +7,7 @@ import { RESPONSE_KINDS } from "../../codec/protobuf";
 import { parseDeleteOptions, parseListOptions, parseWriteOptions } from "../../registry/options";
 import type { Answer } from "../../registry/registry";
 import { watchFlag, type ResourceRequest } from "../../request/request-info";
-import { errors } from "../../status";
+import { errors, StatusError } from "../../status";
 import type { RequestContext } from "../context";
 import { listResponse } from "../encode/list";
 import { objectResponse } from "../encode/object";
@@ -62,6 +62,7 @@ async function verb(ctx: RequestContext, info: ResourceRequest, format: OutputFo
       break;
     case "POST": {
       if (name !== undefined) throw errors.methodNotAllowed();
+      if (kind.createRefusal) throw new StatusError(405, "MethodNotAllowed", kind.createRefusal, { ...(kind.group ? { group: kind.group } : {}), kind: kind.plural });
       const opts = { ...parseWriteOptions(q), user };
       const check = { mode: opts.fieldValidation, warnings };
       const track = updateTracker(kind, "", managerOrUserAgent(opts.fieldManager, req.header("user-agent")));
