@@ -9,7 +9,9 @@ import os from "node:os";
 import path from "node:path";
 import YAML from "yaml";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { backendEnv, startSharedServers } from "./cluster";
 import { startServer, stopAll, waitFor, type Server } from "./harness";
+import { testBackends } from "../../lib/storage/test-databases";
 
 let server: Server;
 let tmp: string;
@@ -119,17 +121,21 @@ async function established(name: string): Promise<void> {
   expect(waited.code, waited.stderr).toBe(0);
 }
 
-beforeAll(async () => {
+beforeAll(() => {
   tmp = mkdtempSync(path.join(os.tmpdir(), "cluster-core-cr-"));
-  server = await startServer();
-}, 90_000);
+});
 
 afterAll(async () => {
   await stopAll();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 }, 60_000);
 
-describe("custom resources with kubectl", { timeout: 120_000 }, () => {
+describe.each(testBackends)("custom resources with kubectl on %s", { timeout: 120_000 }, (backend) => {
+  beforeAll(async () => {
+    server = await startServer({ env: await backendEnv(backend) });
+  }, 90_000);
+  afterAll(async () => { await server.stop(); }, 60_000);
+
   test("an Established CRD's group and versions are discovered, preferred version the highest", async () => {
     const applied = await server.kubectl(["apply", "-f", file("databases.yaml", DATABASES)]);
     expect(applied.code, applied.stderr).toBe(0);
@@ -371,5 +377,24 @@ describe("custom resources with kubectl", { timeout: 120_000 }, () => {
       return r.status === 200 ? r.body : undefined;
     }, 5_000);
     expect(list.items).toEqual([]);
+  });
+});
+
+describe("custom resources across replicas", { timeout: 120_000 }, () => {
+  test("a CRD applied on one replica is served by the other within seconds, and after a restart before it answers", async () => {
+    const [a, b] = await startSharedServers(2);
+    server = a;
+    expect((await a.kubectl(["apply", "-f", file("databases-r.yaml", DATABASES)])).code).toBe(0);
+    await established("databases.data.example.com");
+    const body = { apiVersion: "data.example.com/v1", kind: "Database", metadata: { name: "shared" }, spec: { engine: "mysql" } };
+    const created = await waitFor("served on the other replica", async () => {
+      const r = await b.request("POST", "/apis/data.example.com/v1/namespaces/default/databases", { body });
+      return r.status === 201 ? r : undefined;
+    }, 5_000);
+    expect(created.body.spec.replicas).toBe(1);
+    const restarted = await b.restart();
+    const got = await restarted.request("GET", "/apis/data.example.com/v1/namespaces/default/databases/shared");
+    expect(got.status).toBe(200);
+    expect(got.body.metadata.generation).toBe(1);
   });
 });
