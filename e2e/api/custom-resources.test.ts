@@ -350,8 +350,10 @@ describe.each(testBackends)("custom resources with kubectl on %s", { timeout: 12
     }, 10_000);
     expect(refused.body).toMatchObject({ reason: "MethodNotAllowed", message: "create not allowed while custom resource definition is terminating", details: { group: "geo.example.com", kind: "regions" } });
     // The held object is marked for deletion; releasing it lets the CRD go.
-    const marked = await server.request("GET", `${base}/held`);
-    expect(marked.body.metadata.deletionTimestamp).toBeDefined();
+    await waitFor("held object marked for deletion", async () => {
+      const marked = await server.request("GET", `${base}/held`);
+      return marked.body.metadata?.deletionTimestamp ? true : undefined;
+    }, 10_000);
     expect((await server.request("PATCH", `${base}/held`, { body: JSON.stringify({ metadata: { finalizers: null } }), contentType: "application/merge-patch+json" })).status).toBe(200);
     await waitFor("CRD gone", async () => ((await server.request("GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/regions.geo.example.com")).status === 404 ? true : undefined), 15_000);
     expect((await server.request("GET", base)).status).toBe(404);
