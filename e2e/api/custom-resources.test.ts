@@ -196,7 +196,8 @@ describe.each(testBackends)("custom resources with kubectl on %s", { timeout: 12
     const old = await server.request("GET", "/apis/data.example.com/v1beta1/namespaces/default/databases/orders");
     expect(old.status).toBe(200);
     expect(old.body.apiVersion).toBe("data.example.com/v1beta1");
-    expect(old.body.spec.engine).toBe("postgres");
+    // Read through v1beta1's schema: the fields only v1 knows are not shown.
+    expect(old.body.spec).toEqual({ engine: "postgres", replicas: 1 });
     // The deprecated version warns with kube's default text, naming the newer version to use.
     expect(old.headers.warning).toBe('299 - "data.example.com/v1beta1 Database is deprecated; use data.example.com/v1 Database"');
     const viaOld = await server.kubectl(["get", "databases.v1beta1.data.example.com", "orders", "-o", "jsonpath={.apiVersion}"]);
@@ -213,6 +214,22 @@ describe.each(testBackends)("custom resources with kubectl on %s", { timeout: 12
     expect((await server.request("DELETE", "/apis/data.example.com/v1/namespaces/default/databases/legacy")).status).toBe(200);
     const byCategory = await server.kubectl(["get", "data", "-o", "name"]);
     expect(byCategory.stdout.trim()).toBe("database.data.example.com/orders");
+  });
+
+  test("a default added to the CRD's schema later shows on objects stored before it (defaulted as read)", async () => {
+    const updated = DATABASES.replace("storage: {type: string, default: 10Gi}", "storage: {type: string, default: 10Gi}\n              tier: {type: string, default: standard}");
+    expect((await server.kubectl(["apply", "-f", file("databases-tier.yaml", updated)])).code).toBe(0);
+    const obj = await waitFor("the new default shows", async () => {
+      const r = await server.request("GET", "/apis/data.example.com/v1/namespaces/default/databases/orders");
+      return r.body.spec?.tier === "standard" ? r.body : undefined;
+    }, 5_000);
+    expect(obj.spec).toEqual({ engine: "postgres", replicas: 1, storage: "10Gi", tier: "standard" });
+    const list = await server.request("GET", "/apis/data.example.com/v1/databases");
+    expect(list.body.items[0].spec.tier).toBe("standard");
+    // kubectl get's Table sees it too, and the generation did not move: nothing was written.
+    const table = await server.kubectl(["get", "db", "orders", "-o", "custom-columns=TIER:.spec.tier,GEN:.metadata.generation", "--no-headers"]);
+    expect(table.stdout.trim().split(/\s+/)).toEqual(["standard", "1"]);
+    expect((await server.kubectl(["apply", "-f", file("databases.yaml", DATABASES)])).code).toBe(0);
   });
 
   test("invalid objects get kube's 422: enum, and a CEL rule", async () => {

@@ -102,6 +102,25 @@ describe("customKinds: what an Established CRD serves", () => {
     expect(storage.validateWithOld!(tooMany, undefined)).toEqual([{ type: "FieldValueInvalid", field: "spec", detail: "Invalid value: \"object\": at most ten" }]);
   });
 
+  it("reads as kube's decoder does: defaults of the storage schema, then the requested version's apiVersion and schema", () => {
+    const [storage, alpha] = customKinds(crd());
+    const stored = widget({ size: "S" }); // stored before `count` had its default
+    const read = storage.readAs!(stored)!;
+    expect(read.spec).toEqual({ size: "S", count: 1 });
+    expect(stored.spec).toEqual({ size: "S" }); // the stored object is never changed
+    expect(storage.readAs!(stored)).toBe(read); // once per stored object
+    const complete = widget({ size: "S", count: 2 });
+    expect(storage.readAs!(complete)).toBeUndefined(); // answered as stored
+    const asAlpha = alpha.readAs!(complete)!;
+    expect(asAlpha.apiVersion).toBe("shop.example.com/v1alpha1");
+    expect(asAlpha.spec).toEqual({ size: "S", count: 2 });
+
+    // A version whose schema knows fewer fields answers without the others.
+    const narrow = crd();
+    narrow.spec!.versions![0].schema = { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: { size: { type: "string" } } } } } };
+    expect(customKinds(narrow)[1].readAs!(complete)!.spec).toEqual({ size: "S" });
+  });
+
   it("selectable fields read the CRD's paths; values of other types select as undefined", () => {
     const [storage] = customKinds(crd());
     expect(Object.keys(storage.selectableFields)).toEqual(["spec.color"]);

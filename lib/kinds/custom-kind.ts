@@ -12,6 +12,7 @@ import {
   isConditionTrue, TERMINATING, type CustomResourceColumnDefinition, type CustomResourceDefinition, type CustomResourceDefinitionVersion,
 } from "./custom-resource-definition";
 import type { AnyKind, Column, KindDefinition, KubeObject } from "./types";
+import { deepEqual } from "../validation/generation";
 import { kubeVersionOrder } from "./version-order";
 
 /** kube's verbs of a custom resource in discovery, in its order. */
@@ -95,6 +96,17 @@ function deprecationWarningOf(crd: CustomResourceDefinition, version: CustomReso
   return newer.length ? `${msg}; use ${group}/${newer[0]} ${names.kind ?? ""}` : msg;
 }
 
+const PRESERVE: JSONSchemaProps = { type: "object", "x-kubernetes-preserve-unknown-fields": true };
+/** Schemas by CRD version object, so each version keeps one schema object (its CEL rules compiled once). */
+function schemaOf(version: CustomResourceDefinitionVersion | undefined): JSONSchemaProps {
+  return version?.schema?.openAPIV3Schema ?? PRESERVE;
+}
+
+function storageSchemaOf(crd: CustomResourceDefinition): JSONSchemaProps {
+  const versions = crd.spec?.versions ?? [];
+  return schemaOf(versions.find((v) => v.storage) ?? versions[0]);
+}
+
 /** The declaration of one served version (`storage`: the storage version's, which the others are served from). */
 function versionKind(crd: CustomResourceDefinition, version: CustomResourceDefinitionVersion, storage?: AnyKind): AnyKind {
   const spec = crd.spec ?? {};
@@ -104,7 +116,7 @@ function versionKind(crd: CustomResourceDefinition, version: CustomResourceDefin
   const kindName = names.kind ?? "";
   const versionName = version.name ?? "";
   // One schema object per version, kept for the kind's life, so lib/crd-schema compiles its CEL rules once.
-  const schema: JSONSchemaProps = version.schema?.openAPIV3Schema ?? { type: "object", "x-kubernetes-preserve-unknown-fields": true };
+  const schema = schemaOf(version);
   const hasStatus = version.subresources?.status !== undefined;
   const check = (obj: KubeObject, old: KubeObject | undefined) => customResourceErrors(schema, obj, old === undefined ? {} : { old }).errors;
   const kind: KindDefinition<KubeObject> = {
@@ -138,11 +150,40 @@ function versionKind(crd: CustomResourceDefinition, version: CustomResourceDefin
     validateWithOld: check,
     statusStrategy: hasStatus ? { validateUpdate: (obj, old) => check(obj, old) } : undefined,
     servedFrom: storage,
+    readAs: readPath(storageSchemaOf(crd), schema, group ? `${group}/${versionName}` : versionName),
     deprecationWarning: deprecationWarningOf(crd, version),
     // While the CRD terminates its custom resources are being deleted: kube refuses new ones.
     createRefusal: isConditionTrue(crd, TERMINATING) ? "create not allowed while custom resource definition is terminating" : undefined,
   };
   return kind;
+}
+
+const UNCHANGED = Symbol("unchanged");
+
+/**
+ * kube's read path: a stored object is decoded with the storage version's schema (pruned, defaulted), then
+ * converted to the requested version (apiVersion; conversion None) and pruned and defaulted by its schema. Stored
+ * objects never change in place, so each one's answer is computed once per declaration (a WeakMap).
+ */
+function readPath(storageSchema: JSONSchemaProps, schema: JSONSchemaProps, apiVersion: string): (stored: KubeObject) => KubeObject | undefined {
+  const memo = new WeakMap<KubeObject, KubeObject | typeof UNCHANGED>();
+  return (stored) => {
+    const known = memo.get(stored);
+    if (known !== undefined) return known === UNCHANGED ? undefined : known;
+    const obj = structuredClone(stored);
+    prune(obj, storageSchema);
+    applyDefaults(obj, storageSchema);
+    if (obj.apiVersion !== apiVersion) {
+      obj.apiVersion = apiVersion;
+      if (schema !== storageSchema) {
+        prune(obj, schema);
+        applyDefaults(obj, schema);
+      }
+    }
+    const answer = deepEqual(obj, stored) ? UNCHANGED : obj;
+    memo.set(stored, answer);
+    return answer === UNCHANGED ? undefined : answer;
+  };
 }
 
 /**

@@ -108,6 +108,12 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
    * (ServiceAccount `token`, kube's TokenRequest); the kind file only names them.
    */
   actionSubresources?: string[];
+  /**
+   * The object as this kind's version answers it, when that differs from the stored one (custom resources: pruned
+   * and defaulted by the storage version's schema, then by the requested version's, with its apiVersion); undefined
+   * when the stored object is answered as it is. Must not change `stored`.
+   */
+  readAs?: (stored: T) => T | undefined;
   /** Set while creates are refused with 405 and this message (a CRD being deleted: kube's terminating handler). */
   createRefusal?: string;
   /** The Warning header every request to this version gets (a CRD's deprecated version). */
