@@ -328,6 +328,33 @@ describe.each(testBackends)("custom resources with kubectl on %s", { timeout: 12
     expect((await server.request("GET", base)).body.items.map((o: any) => o.metadata.name)).toEqual(["orders"]);
   });
 
+  test("garbage collection runs to and from custom resources; deleting a namespace removes its custom resources", async () => {
+    const ns = "cr-gc";
+    expect((await server.kubectl(["create", "namespace", ns])).code).toBe(0);
+    const base = `/apis/data.example.com/v1/namespaces/${ns}/databases`;
+    const owner = await server.request("POST", base, { body: { apiVersion: "data.example.com/v1", kind: "Database", metadata: { name: "owner" }, spec: { engine: "postgres" } } });
+    expect(owner.status).toBe(201);
+    const ref = (o: any, apiVersion: string, kind: string) => [{ apiVersion, kind, name: o.metadata.name, uid: o.metadata.uid }];
+    // A ConfigMap owned by the custom resource (through its older version's apiVersion: the same object).
+    const cm = await server.request("POST", `/api/v1/namespaces/${ns}/configmaps`, { body: { metadata: { name: "owned", ownerReferences: ref(owner.body, "data.example.com/v1beta1", "Database") } } });
+    expect(cm.status).toBe(201);
+    // A custom resource owned by a ConfigMap.
+    const parent = await server.request("POST", `/api/v1/namespaces/${ns}/configmaps`, { body: { metadata: { name: "parent" } } });
+    const child = await server.request("POST", base, { body: { apiVersion: "data.example.com/v1", kind: "Database", metadata: { name: "child", ownerReferences: ref(parent.body, "v1", "ConfigMap") }, spec: { engine: "mysql" } } });
+    expect(child.status).toBe(201);
+
+    expect((await server.request("DELETE", `${base}/owner`)).status).toBe(200);
+    await waitFor("the owned ConfigMap collected", async () => ((await server.request("GET", `/api/v1/namespaces/${ns}/configmaps/owned`)).status === 404 ? true : undefined), 10_000);
+    expect((await server.request("DELETE", `/api/v1/namespaces/${ns}/configmaps/parent`)).status).toBe(200);
+    await waitFor("the owned custom resource collected", async () => ((await server.request("GET", `${base}/child`)).status === 404 ? true : undefined), 10_000);
+
+    const kept = await server.request("POST", base, { body: { apiVersion: "data.example.com/v1", kind: "Database", metadata: { name: "kept" }, spec: { engine: "postgres" } } });
+    expect(kept.status).toBe(201);
+    const deleted = await server.kubectl(["delete", "namespace", ns, "--timeout=30s"]);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect((await server.request("GET", `${base}/kept`)).status).toBe(404);
+  });
+
   test("watch sees ADDED, MODIFIED and DELETED; kubectl delete removes the object", async () => {
     const child = spawn("kubectl", ["--kubeconfig", server.kubeconfig, "get", "databases", "--watch", "--output-watch-events", "-o", "custom-columns=EVENT:.type,NAME:.object.metadata.name,REPLICAS:.object.spec.replicas", "--no-headers"]);
     let out = "";

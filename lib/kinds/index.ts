@@ -99,6 +99,11 @@ export function declaredGroups(): string[] {
   return [...new Set([...kinds.map((k) => k.group ?? ""), ...views.keys()])].filter((g) => g !== "");
 }
 
+/** The kinds added at run time as their objects are stored: one declaration (the storage version's) per CRD. */
+export function addedStoredKinds(): AnyKind[] {
+  return [...added.values()].map((list) => list[0]);
+}
+
 /** Every kind served: the declared ones, then those added at run time (every version). */
 export function servedKinds(): AnyKind[] {
   return added.size ? [...kinds, ...addedKinds()] : kinds;
