@@ -73,6 +73,8 @@ spec:
     - {name: Replicas, type: integer, jsonPath: .spec.replicas}
     - {name: Phase, type: string, jsonPath: .status.phase}
     - {name: Age, type: date, jsonPath: .metadata.creationTimestamp}
+    selectableFields:
+    - jsonPath: .spec.engine
 `;
 
 /** A cluster-scoped CRD with no printer columns (kube's default Age column). */
@@ -301,7 +303,15 @@ describe.each(testBackends)("custom resources with kubectl on %s", { timeout: 12
     expect(gold.body.items.map((o: any) => o.metadata.name)).toEqual(["a1", "a3"]);
     const named = await server.request("GET", `${base}?fieldSelector=metadata.name%3Da2`);
     expect(named.body.items.map((o: any) => o.metadata.name)).toEqual(["a2"]);
-    const badField = await server.request("GET", `${base}?fieldSelector=spec.engine%3Dpostgres`);
+    const mysql = await server.request("POST", base, { body: { apiVersion: "data.example.com/v1", kind: "Database", metadata: { name: "a4" }, spec: { engine: "mysql" } } });
+    expect(mysql.status).toBe(201);
+    // v1 declares spec.engine selectable; v1beta1 declares nothing, so only the metadata fields select there.
+    const byEngine = await server.request("GET", `${base}?fieldSelector=spec.engine%3Dmysql`);
+    expect(byEngine.body.items.map((o: any) => o.metadata.name)).toEqual(["a4"]);
+    const notPostgres = await server.kubectl(["get", "databases", "--field-selector=spec.engine!=postgres", "-o", "name"]);
+    expect(notPostgres.stdout.trim()).toBe("database.data.example.com/a4");
+    expect((await server.request("DELETE", `${base}/a4`)).status).toBe(200);
+    const badField = await server.request("GET", `${base.replace("/v1/", "/v1beta1/")}?fieldSelector=spec.engine%3Dpostgres`);
     expect(badField.status).toBe(400);
     expect(badField.body.message).toBe('"spec.engine" is not a known field selector: only "metadata.name", "metadata.namespace"');
 
