@@ -3,7 +3,7 @@
 // rule) applied and Established, then its custom resources applied, listed with their printer columns, read as
 // YAML with defaults filled and an unknown field pruned (kubectl prints the Warning), refused with kube's 422s,
 // watched, patched, deleted; a cluster-scoped CRD; and the kind gone once its CRD is deleted.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
@@ -134,7 +134,7 @@ afterAll(async () => {
 
 describe.each(testBackends)("custom resources with kubectl on %s", { timeout: 120_000 }, (backend) => {
   beforeAll(async () => {
-    server = await startServer({ env: await backendEnv(backend) });
+    server = await startServer({ env: { ...(await backendEnv(backend)), AUDIT_LOG_PATH: path.join(tmp, `audit-${backend}.log`) } });
   }, 90_000);
   afterAll(async () => { await server.stop(); }, 60_000);
 
@@ -222,6 +222,12 @@ describe.each(testBackends)("custom resources with kubectl on %s", { timeout: 12
     const viaOld = await server.kubectl(["get", "databases.v1beta1.data.example.com", "orders", "-o", "jsonpath={.apiVersion}"]);
     expect(viaOld.stdout).toBe("data.example.com/v1beta1");
     expect(viaOld.stderr).toContain("Warning: data.example.com/v1beta1 Database is deprecated; use data.example.com/v1 Database");
+    // Audit names the version asked for.
+    const audited = await waitFor("audited", async () => {
+      const events = readFileSync(path.join(tmp, `audit-${backend}.log`), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+      return events.find((e) => e.requestURI === "/apis/data.example.com/v1beta1/namespaces/default/databases/orders");
+    }, 5_000);
+    expect(audited.objectRef).toEqual({ resource: "databases", apiGroup: "data.example.com", apiVersion: "v1beta1", namespace: "default", name: "orders" });
     // Written through the old version, stored with the storage version's apiVersion (conversion None).
     const put = await server.request("POST", "/apis/data.example.com/v1beta1/namespaces/default/databases", {
       body: { apiVersion: "data.example.com/v1beta1", kind: "Database", metadata: { name: "legacy" }, spec: { engine: "mysql" } },
