@@ -293,8 +293,18 @@ describe.each(testBackends)("custom resources with kubectl on %s", { timeout: 12
     expect(smp.status).toBe(415);
     expect(smp.body.message).toBe("the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml");
 
+    // JSON and YAML only, as kube's custom resource handler: protobuf refused both ways with kube's lists.
     const proto = await server.request("GET", "/apis/data.example.com/v1/namespaces/default/databases/orders", { headers: { accept: "application/vnd.kubernetes.protobuf" } });
     expect(proto.status).toBe(406);
+    expect(proto.body.message).toBe("only the following media types are accepted: application/json, application/yaml");
+    const protoMeta = await server.request("GET", "/apis/data.example.com/v1/namespaces/default/databases/orders", { headers: { accept: "application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1" } });
+    expect(protoMeta.status).toBe(406);
+    const either = await server.request("GET", "/apis/data.example.com/v1/namespaces/default/databases/orders", { headers: { accept: "application/vnd.kubernetes.protobuf, application/json" } });
+    expect(either.status).toBe(200);
+    expect(either.headers["content-type"]).toBe("application/json");
+    const protoBody = await server.request("POST", "/apis/data.example.com/v1/namespaces/default/databases", { body: Buffer.from([0x6b, 0x38, 0x73, 0x00]), contentType: "application/vnd.kubernetes.protobuf" });
+    expect(protoBody.status).toBe(415);
+    expect(protoBody.body.message).toBe("the body of the request was in an unknown format - accepted media types include: application/json, application/yaml");
   });
 
   test("lists select by labels and metadata fields, page with limit/continue, answer YAML; dry run stores nothing", async () => {

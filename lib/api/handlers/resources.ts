@@ -33,7 +33,11 @@ function serve(ctx: RequestContext, info: ResourceRequest): Promise<ApiResponse>
   const watching = info.watchPath || (req.method === "GET" && info.name === undefined && watchFlag(req.query));
   const acting = info.subresource !== undefined && info.kind.actionSubresources?.includes(info.subresource);
   // Kinds without protobuf declarations answer JSON or YAML (as kube does for custom resources).
-  const endpoint = { ...(acting ? ACTION_ENDPOINT : RESOURCE_ENDPOINT), protobuf: acting || RESPONSE_KINDS.has(info.kind.kind) };
+  // A kind without a declared schema (a custom resource) has JSON and YAML serializers only.
+  const endpoint = {
+    ...(acting ? ACTION_ENDPOINT : RESOURCE_ENDPOINT), protobuf: acting || RESPONSE_KINDS.has(info.kind.kind),
+    jsonAndYamlOnly: !acting && !info.kind.schema,
+  };
   const format = negotiate(req.header("accept"), { watch: watching, endpoint });
   const pretty = ctx.pretty || format.pretty;
   if (acting) return action(ctx, info, format, pretty);
