@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import YAML from "yaml";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { freshPostgresDatabase, testBackends } from "../../lib/storage/test-databases";
 import { startServer, stopAll, waitFor, type Server } from "./harness";
 
 let server: Server;
@@ -137,17 +138,21 @@ async function crd(name: string): Promise<any> {
 
 const condition = (obj: any, type: string) => obj.status?.conditions?.find((c: any) => c.type === type);
 
-beforeAll(async () => {
+beforeAll(() => {
   tmp = mkdtempSync(path.join(os.tmpdir(), "cluster-core-crd-"));
-  server = await startServer();
-}, 90_000);
+});
 
 afterAll(async () => {
   await stopAll();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 }, 60_000);
 
-describe("CustomResourceDefinitions with kubectl", { timeout: 120_000 }, () => {
+describe.each(testBackends)("CustomResourceDefinitions with kubectl on %s", { timeout: 120_000 }, (backend) => {
+  beforeAll(async () => {
+    server = await startServer(backend === "postgresql" ? { env: { DATABASE_URL: await freshPostgresDatabase() } } : {});
+  }, 90_000);
+  afterAll(() => server.stop(), 60_000);
+
   test("apply creates the CRD; it is named, Established, and shows as kube shows it", async () => {
     const applied = await server.kubectl(["apply", "-f", file("backups.yaml", BACKUPS)]);
     expect(applied.code, applied.stderr).toBe(0);

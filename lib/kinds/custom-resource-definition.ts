@@ -4,7 +4,7 @@
 // first DELETE's cleanup finalizer and Terminating condition, and a Name/Created At table. Serving the custom
 // resources themselves is the next step (issue 25); the naming/establishing/finalizer work is
 // lib/controllers/custom-resource-definitions.ts.
-import { structuralSchemaErrors } from "../crd-schema/structural";
+import { crdSchemaErrors, selectableFieldErrors } from "../crd-schema/structural";
 import type { JSONSchemaProps } from "../crd-schema/types";
 import { field, type FieldError } from "../status";
 import { dns1035LabelErrors, dns1123SubdomainErrors } from "../validation/dns-names";
@@ -14,6 +14,7 @@ import { semanticEqual } from "../validation/semantic-equal";
 import { createdAtColumn, nameColumn } from "./columns";
 import { defineKind } from "./define-kind";
 import { APIEXTENSIONS_GROUP, customResourceDefinitionSchema } from "./schema/custom-resource-definition";
+import { findTypeError } from "./schema/shape";
 import type { KubeObject } from "./types";
 
 export { APIEXTENSIONS_GROUP } from "./schema/custom-resource-definition";
@@ -143,8 +144,40 @@ const storageVersionOf = (crd: CustomResourceDefinition) => {
 };
 
 /** SetDefaults_CustomResourceDefinition(Spec) and SetDefaults_ServiceReference of apiextensions v1. */
+/**
+ * What Go's decoding makes of JSON nulls inside a schema: a null schema in a map or list (properties,
+ * patternProperties, definitions, dependencies, allOf/anyOf/oneOf) is the empty schema; a null pointer
+ * (items, not, additionalProperties, additionalItems) is absent. Applied before anything walks the schema.
+ */
+function decodeSchemaNulls(schema: unknown, depth = 0): void {
+  if (!schema || typeof schema !== "object" || Array.isArray(schema) || depth > 200) return;
+  const s = schema as Record<string, unknown>;
+  for (const k of ["items", "not", "additionalProperties", "additionalItems"]) if (s[k] === null) delete s[k];
+  for (const k of ["properties", "patternProperties", "definitions", "dependencies"]) {
+    const m = s[k];
+    if (m && typeof m === "object" && !Array.isArray(m)) {
+      for (const [name, child] of Object.entries(m)) {
+        if (child === null) (m as Record<string, unknown>)[name] = {};
+        else decodeSchemaNulls(child, depth + 1);
+      }
+    }
+  }
+  for (const k of ["allOf", "anyOf", "oneOf"]) {
+    const l = s[k];
+    if (Array.isArray(l)) l.forEach((child, i) => { if (child === null) l[i] = {}; else decodeSchemaNulls(child, depth + 1); });
+  }
+  for (const k of ["items", "not", "additionalProperties", "additionalItems"]) {
+    const c = s[k];
+    if (Array.isArray(c)) c.forEach((child, i) => { if (child === null) c[i] = {}; else decodeSchemaNulls(child, depth + 1); });
+    else decodeSchemaNulls(c, depth + 1);
+  }
+}
+
 function applyDefaults(crd: CustomResourceDefinition): void {
   const spec = crd.spec;
+  if (spec && typeof spec === "object" && Array.isArray(spec.versions)) {
+    for (const v of spec.versions) if (v && typeof v === "object") decodeSchemaNulls(v.schema?.openAPIV3Schema);
+  }
   if (spec && typeof spec === "object") {
     const names = spec.names;
     if (names && typeof names === "object") {
@@ -194,15 +227,6 @@ function beginDeletion(crd: CustomResourceDefinition): CustomResourceDefinition 
 const PRINTER_COLUMN_TYPES = ["boolean", "date", "integer", "number", "string"];
 const PRINTER_COLUMN_FORMATS = ["byte", "date", "date-time", "double", "float", "int32", "int64", "password"];
 const ACCEPTED_CONVERSION_REVIEW_VERSIONS = ["v1", "v1beta1"];
-const MAX_SELECTABLE_FIELDS = 8;
-/** The fields kube allows at the root of a schema whose version has the status subresource (JSON names). */
-const ALLOWED_AT_ROOT_WITH_STATUS = new Set([
-  "description", "type", "format", "title", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength",
-  "pattern", "maxItems", "minItems", "uniqueItems", "multipleOf", "required", "items", "properties", "externalDocs", "example",
-  "x-kubernetes-preserve-unknown-fields", "x-kubernetes-validations",
-]);
-/** Go field names of JSONSchemaProps in the message kube prints for that check. */
-const ALLOWED_AT_ROOT_GO = "[Description Type Format Title Maximum ExclusiveMaximum Minimum ExclusiveMinimum MaxLength MinLength Pattern MaxItems MinItems UniqueItems MultipleOf Required Items Properties ExternalDocs Example XPreserveUnknownFields XValidations]";
 
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
 const isEmpty = (v: unknown) => v === undefined || v === null || (Array.isArray(v) && v.length === 0);
@@ -323,30 +347,10 @@ function subresourcesErrors(sub: CustomResourceSubresources | undefined, path: s
   return errs;
 }
 
-/** The part of validateCustomResourceDefinitionValidation that is not the schema machinery's (lib/crd-schema). */
+/** validateCustomResourceDefinitionValidation: the schema machinery's (lib/crd-schema) checks at `<path>.openAPIV3Schema`. */
 function schemaErrors(schema: JSONSchemaProps | undefined, statusEnabled: boolean, path: string): FieldError[] {
-  if (!schema || typeof schema !== "object") return [];
-  const errs: FieldError[] = [];
-  const root = `${path}.openAPIV3Schema`;
-  if (statusEnabled) {
-    for (const [key, value] of Object.entries(schema)) {
-      if (value === undefined || value === null || value === false || value === "" || value === 0) continue;
-      if (key === "type") {
-        if (value !== "object") {
-          errs.push(field.invalid(`${root}.type`, value, `only "object" is allowed as the type at the root of the schema if the status subresource is enabled`));
-          break;
-        }
-        continue;
-      }
-      if (!ALLOWED_AT_ROOT_WITH_STATUS.has(key)) {
-        errs.push(invalidRendered(root, "apiextensions.JSONSchemaProps{…}", `only ${ALLOWED_AT_ROOT_GO} fields are allowed at the root of the schema if the status subresource is enabled`));
-        break;
-      }
-    }
-  }
-  if (schema.nullable) errs.push(field.forbidden(`${root}.nullable`, "nullable cannot be true at the root"));
-  errs.push(...structuralSchemaErrors(schema, root));
-  return errs;
+  if (!schema || typeof schema !== "object" || Array.isArray(schema)) return [];
+  return crdSchemaErrors(schema, `${path}.openAPIV3Schema`, { statusSubresource: statusEnabled });
 }
 
 /** validateCustomResourceDefinitionVersion. */
@@ -373,44 +377,11 @@ function versionErrors(v: CustomResourceDefinitionVersion, view: InternalView, p
   return errs;
 }
 
-/** The schema node a simple `.a.b` path lands on (properties only), or undefined. */
-function schemaAt(schema: JSONSchemaProps | undefined, jsonPath: string): JSONSchemaProps | undefined {
-  let s = schema;
-  for (const part of jsonPath.replace(/^\./, "").split(".")) {
-    if (!s || !part) return undefined;
-    s = record(record(s.properties)[part]);
-    if (!Object.keys(s).length) return undefined;
-  }
-  return s;
-}
-
-/** ValidateCustomResourceSelectableFields (the simple-path subset of kube's CEL field paths). */
+/** ValidateCustomResourceSelectableFields (lib/crd-schema), after kube's check that there is a schema to select in. */
 function selectableFieldsErrors(fields: { jsonPath?: string }[] | undefined, schema: JSONSchemaProps | undefined, path: string, noSchemaDetail: string): FieldError[] {
   if (!fields?.length) return [];
-  if (!schema) return [field.invalid(path, "", noSchemaDetail)];
-  const errs: FieldError[] = [];
-  const unique = new Set<string>();
-  fields.forEach((f, i) => {
-    const p = `${path}[${i}].jsonPath`;
-    const jp = str(record(f).jsonPath);
-    if (!jp) {
-      errs.push(field.required(p));
-      return;
-    }
-    const found = schemaAt(schema, jp);
-    if (!jp.startsWith(".") || !found) {
-      errs.push(field.invalid(p, jp, `is an invalid path: does not refer to a valid field`));
-      return;
-    }
-    if (jp.split(".")[1] === "metadata") errs.push(field.invalid(p, jp, "must not point to fields in metadata"));
-    if (!["string", "boolean", "integer"].includes(str(found.type))) {
-      errs.push(field.invalid(p, jp, "must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed."));
-    }
-    if (unique.has(jp)) errs.push(field.duplicate(p, jp));
-    else unique.add(jp);
-  });
-  if (unique.size > MAX_SELECTABLE_FIELDS) errs.push(field.tooMany(path, unique.size, MAX_SELECTABLE_FIELDS));
-  return errs;
+  if (!schema || typeof schema !== "object" || Array.isArray(schema)) return [field.invalid(path, "", noSchemaDetail)];
+  return selectableFieldErrors(fields.map((f) => (typeof f === "object" && f !== null ? f : {})), schema, path);
 }
 
 /** validateCustomResourceConversion, then this server's refusal of webhooks (it calls none). */
@@ -620,6 +591,9 @@ export const customResourceDefinition = defineKind<CustomResourceDefinition>({
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: false,
   deleteReturns: "status",
+  // kube decodes the body into its Go types first: a schema whose keywords have the wrong JSON type (properties
+  // given as a list) is a 400 there, before validation walks it (the API's field validation says the same).
+  decodeError: (crd) => findTypeError(crd, customResourceDefinitionSchema, "CustomResourceDefinition"),
   selectableFields: {},
   fieldSelectorError: "known-only",
 

@@ -40,9 +40,12 @@ export function created<T extends KubeObject>(kind: AnyKind, body: KubeObject): 
 }
 
 /** Update of a stored object: defaults, prepareForUpdate, and create plus update validation (status carried over). */
-export function update(kind: AnyKind, old: KubeObject, body: KubeObject): { causes: Cause[]; object: KubeObject } {
+export function update(kind: AnyKind, old: KubeObject, body: KubeObject): { decodeError?: string; causes: Cause[]; object: KubeObject } {
   const obj = clone(body);
   const prev = clone(old);
+  // The registry decodes an update's body as it decodes a create's.
+  const decodeError = kind.decodeError?.(obj);
+  if (decodeError) return { decodeError, causes: [], object: obj };
   if (kind.hasStatus) obj.status = clone(prev.status);
   kind.applyDefaults?.(obj);
   kind.prepareForUpdate?.(obj, prev);
