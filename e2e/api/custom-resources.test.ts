@@ -286,6 +286,11 @@ describe.each(testBackends)("custom resources with kubectl on %s", { timeout: 12
     expect(obj.spec.replicas).toBe(2);
     expect(obj.status).toEqual({ phase: "Ready" });
     expect(obj.metadata.generation).toBe(2);
+    // The object's history lists its revisions (create, the status write, the spec write).
+    const history = await server.request("GET", "/apis/data.example.com/v1/namespaces/default/databases/orders/history");
+    expect(history.status).toBe(200);
+    expect(history.body).toMatchObject({ kind: "ObjectHistory", resource: "databases", group: "data.example.com", name: "orders" });
+    expect(history.body.items.length).toBeGreaterThanOrEqual(3);
 
     const smp = await server.request("PATCH", "/apis/data.example.com/v1/namespaces/default/databases/orders", {
       body: JSON.stringify({ spec: { replicas: 3 } }), contentType: "application/strategic-merge-patch+json",
