@@ -66,8 +66,14 @@ spec:
             type: object
             properties:
               phase: {type: string}
+              replicas: {type: integer}
+              selector: {type: string}
     subresources:
       status: {}
+      scale:
+        specReplicasPath: .spec.replicas
+        statusReplicasPath: .status.replicas
+        labelSelectorPath: .status.selector
     additionalPrinterColumns:
     - {name: Engine, type: string, jsonPath: .spec.engine}
     - {name: Replicas, type: integer, jsonPath: .spec.replicas}
@@ -157,6 +163,7 @@ describe.each(testBackends)("custom resources with kubectl on %s", { timeout: 12
         name: "databases", singularName: "database", namespaced: true, kind: "Database", shortNames: ["db"], categories: ["data"],
         verbs: ["delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"],
       }),
+      { name: "databases/scale", singularName: "", namespaced: true, group: "autoscaling", version: "v1", kind: "Scale", verbs: ["get", "patch", "update"] },
       { name: "databases/status", singularName: "", namespaced: true, kind: "Database", verbs: ["get", "patch", "update"] },
     ]);
     const all = await server.request("GET", "/apis", { headers: { accept: "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList" } });
@@ -310,6 +317,38 @@ describe.each(testBackends)("custom resources with kubectl on %s", { timeout: 12
     const protoBody = await server.request("POST", "/apis/data.example.com/v1/namespaces/default/databases", { body: Buffer.from([0x6b, 0x38, 0x73, 0x00]), contentType: "application/vnd.kubernetes.protobuf" });
     expect(protoBody.status).toBe(415);
     expect(protoBody.body.message).toBe("the body of the request was in an unknown format - accepted media types include: application/json, application/yaml");
+  });
+
+  test("/scale reads and writes the replicas as an autoscaling/v1 Scale; kubectl scale works", async () => {
+    const path0 = "/apis/data.example.com/v1/namespaces/default/databases/orders";
+    expect((await server.request("PATCH", `${path0}/status`, { body: JSON.stringify({ status: { replicas: 2, selector: "app=orders" } }), contentType: "application/merge-patch+json" })).status).toBe(200);
+    const before = await server.request("GET", `${path0}/scale`);
+    expect(before.status).toBe(200);
+    expect(before.body).toMatchObject({ kind: "Scale", apiVersion: "autoscaling/v1", metadata: { name: "orders", namespace: "default" }, spec: { replicas: 2 }, status: { replicas: 2, selector: "app=orders" } });
+    const generation = (await server.request("GET", path0)).body.metadata.generation;
+
+    const scaledUp = await server.kubectl(["scale", "db", "orders", "--replicas=3"]);
+    expect(scaledUp.code, scaledUp.stderr).toBe(0);
+    expect(scaledUp.stdout.trim()).toBe("database.data.example.com/orders scaled");
+    const obj = (await server.request("GET", path0)).body;
+    expect(obj.spec.replicas).toBe(3);
+    expect(obj.metadata.generation).toBe(generation + 1);
+
+    const put = await server.request("PUT", `${path0}/scale`, { body: { apiVersion: "autoscaling/v1", kind: "Scale", metadata: { name: "orders" }, spec: { replicas: 1 } } });
+    expect(put.status).toBe(200);
+    expect(put.body.spec).toEqual({ replicas: 1 });
+    const negative = await server.request("PUT", `${path0}/scale`, { body: { apiVersion: "autoscaling/v1", kind: "Scale", metadata: { name: "orders" }, spec: { replicas: -1 } } });
+    expect(negative.status).toBe(422);
+    expect(negative.body.message).toBe('Scale.autoscaling "orders" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
+    const stale = await server.request("PUT", `${path0}/scale`, { body: { apiVersion: "autoscaling/v1", kind: "Scale", metadata: { name: "orders", resourceVersion: "1" }, spec: { replicas: 2 } } });
+    expect(stale.status).toBe(409);
+    // The object's own schema still governs: the minimum of spec.replicas.
+    const zero = await server.request("PATCH", `${path0}/scale`, { body: JSON.stringify({ spec: { replicas: 0 } }), contentType: "application/merge-patch+json" });
+    expect(zero.status).toBe(422);
+    expect(zero.body.message).toContain("spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1");
+
+    const list = await server.request("GET", "/apis/data.example.com/v1");
+    expect(list.body.resources.find((r: any) => r.name === "databases/scale")).toEqual({ name: "databases/scale", singularName: "", namespaced: true, group: "autoscaling", version: "v1", kind: "Scale", verbs: ["get", "patch", "update"] });
   });
 
   test("lists select by labels and metadata fields, page with limit/continue, answer YAML; dry run stores nothing", async () => {

@@ -128,6 +128,19 @@ describe("customKinds: what an Established CRD serves", () => {
     expect(storage.selectableFields["spec.color"](widget({}))).toBeUndefined();
   });
 
+  it("a scale subresource reads replicas at its paths (missing: 0) and writes spec replicas back", () => {
+    const c = crd();
+    c.spec!.versions![2].subresources = { status: {}, scale: { specReplicasPath: ".spec.count", statusReplicasPath: ".status.ready", labelSelectorPath: ".status.selector" } };
+    const [storage, alpha] = customKinds(c);
+    expect(alpha.scale).toBeUndefined();
+    const obj = { ...widget({ size: "S", count: 4 }), status: { selector: "app=w" } };
+    expect(storage.scale!.read(obj)).toEqual({ specReplicas: 4, statusReplicas: 0, selector: "app=w" });
+    const empty = widget({});
+    delete (empty as { spec?: unknown }).spec;
+    storage.scale!.setReplicas(empty, 2);
+    expect(empty.spec).toEqual({ count: 2 });
+  });
+
   it("a cluster-scoped CRD declares a cluster-scoped kind", () => {
     const c = crd();
     c.spec!.scope = "Cluster";

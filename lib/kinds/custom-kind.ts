@@ -49,6 +49,39 @@ function cellOf(col: CustomResourceColumnDefinition, value: unknown, now: number
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
 
+/** Sets the value at a simple dotted path (`.spec.replicas`), making the objects on the way. */
+function setAtPath(obj: Record<string, unknown>, path: string, value: unknown): void {
+  const steps = path.replace(/^\./, "").split(".");
+  let at = obj;
+  for (const step of steps.slice(0, -1)) {
+    if (typeof at[step] !== "object" || at[step] === null || Array.isArray(at[step])) at[step] = {};
+    at = at[step] as Record<string, unknown>;
+  }
+  at[steps[steps.length - 1]] = value;
+}
+
+/** kube's NestedInt64 as its scale subresource reads replicas: a missing or non-integer value reads as 0. */
+const replicasAt = (obj: unknown, path: string | undefined): number => {
+  const v = path ? valueAtPath(obj, path) : undefined;
+  return typeof v === "number" && Number.isInteger(v) ? v : 0;
+};
+
+function scaleOf(version: CustomResourceDefinitionVersion): KindDefinition<KubeObject>["scale"] {
+  const scale = version.subresources?.scale;
+  if (!scale) return undefined;
+  return {
+    read: (obj) => {
+      const selector = scale.labelSelectorPath ? valueAtPath(obj, scale.labelSelectorPath) : undefined;
+      return {
+        specReplicas: replicasAt(obj, scale.specReplicasPath),
+        statusReplicas: replicasAt(obj, scale.statusReplicasPath),
+        ...(typeof selector === "string" && selector ? { selector } : {}),
+      };
+    },
+    setReplicas: (obj, replicas) => setAtPath(obj, scale.specReplicasPath ?? ".spec.replicas", replicas),
+  };
+}
+
 /** kube's default when a version declares no printer columns: Age from the creation time. */
 const DEFAULT_COLUMNS: CustomResourceColumnDefinition[] = [
   { name: "Age", type: "date", description: metadataDescriptions.creationTimestamp, jsonPath: ".metadata.creationTimestamp" },
@@ -139,6 +172,7 @@ function versionKind(crd: CustomResourceDefinition, version: CustomResourceDefin
     allowUnconditionalUpdate: false,
     deleteReturns: "status",
     selectableFields: selectableFieldsOf(version),
+    scale: scaleOf(version),
     fieldSelectorError: "known-only",
     columns: columnsOf(version),
     template: { apiVersion: group ? `${group}/${versionName}` : versionName, kind: kindName, metadata: { name: "example" }, spec: {} },

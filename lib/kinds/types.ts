@@ -104,6 +104,14 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
     validateUpdate?: (obj: T, old: T) => FieldError[];
   }>;
   /**
+   * A `/scale` subresource (a CRD version's `subresources.scale`): how the object's replicas and selector read as
+   * autoscaling/v1 Scale, and how a Scale's `spec.replicas` is written back (mutates `obj`).
+   */
+  scale?: {
+    read: (obj: T) => { specReplicas: number; statusReplicas: number; selector?: string };
+    setReplicas: (obj: T, replicas: number) => void;
+  };
+  /**
    * Create-only subresources answered by a server-side handler registered under `<plural>/<name>`
    * (ServiceAccount `token`, kube's TokenRequest); the kind file only names them.
    */

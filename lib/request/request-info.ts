@@ -132,6 +132,7 @@ export function parseRequestPath(path: string, hasGroup: (group: string) => bool
 
 function hasSubresource(kind: AnyKind, sub: string): boolean {
   if (sub === "status") return kind.hasStatus;
+  if (sub === "scale" && kind.scale) return true;
   return !!kind.updateSubresources?.[sub] || !!kind.actionSubresources?.includes(sub);
 }
 

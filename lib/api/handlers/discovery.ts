@@ -93,6 +93,7 @@ function kindResources(k: AnyKind): ApiResource[] {
   ];
   const subresources: [string, ApiResource][] = [
     ...(k.hasStatus ? [sub("status", ["get", "patch", "update"])] : []),
+    ...(k.scale ? [sub("scale", ["get", "patch", "update"], { group: "autoscaling", version: "v1", kind: "Scale" })] : []),
     ...Object.keys(k.updateSubresources ?? {}).map((name) => sub(name, ["update"])),
     ...(k.actionSubresources ?? []).flatMap((name) => {
       const action = ACTION_SUBRESOURCES[name];

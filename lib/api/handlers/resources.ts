@@ -18,6 +18,7 @@ import { patchObject, patchType } from "../patch";
 import { MAX_BODY_BYTES, readDeleteOptions, readObjectBody } from "../request-body";
 import type { ApiResponse } from "../types";
 import { action } from "./actions";
+import { scale } from "./scale";
 import { watch } from "./watch";
 
 export async function resources(ctx: RequestContext, info: ResourceRequest): Promise<ApiResponse> {
@@ -55,6 +56,11 @@ async function verb(ctx: RequestContext, info: ResourceRequest, format: OutputFo
   const q = req.query;
   const ns = namespace ?? "";
   const warnings: string[] = [];
+  if (subresource === "scale" && kind.scale && name !== undefined) {
+    const opts = { ...parseWriteOptions(q, req.method === "PATCH" ? "PatchOptions" : "UpdateOptions"), user };
+    const body = async () => ({ raw: await req.body(MAX_BODY_BYTES), type: req.method === "PATCH" ? patchType(req.header("content-type"), false) : undefined });
+    return scale(reg, kind, ns, name, req.method, format, pretty, body, opts);
+  }
   let answer: Answer;
   switch (req.method) {
     case "GET":
