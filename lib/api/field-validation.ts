@@ -26,6 +26,7 @@ export function duplicateFields(raw: Buffer, type: "json" | "yaml"): string[] {
  * for a strategic merge patch's result.
  */
 export function checkFields<T>(kind: AnyKind, value: T, check: FieldCheck, duplicates: string[] = [], patch?: { shown: () => string; strategic: boolean }): T {
+  if (kind.pruneUnknown && typeof value === "object" && value !== null && !Array.isArray(value)) return pruneByKind(kind, value, check, duplicates, patch);
   if (!kind.schema || typeof value !== "object" || value === null) return value;
   // Values of the wrong JSON type fail typed decoding before anything else looks at them. A patch's result is
   // decoded after the request was read, so kube answers 422 on `patch`; a strategic merge patch's result goes
@@ -43,6 +44,23 @@ export function checkFields<T>(kind: AnyKind, value: T, check: FieldCheck, dupli
     check.warnings.push(...problems);
   }
   return unknown.length ? stripUnknownFields(value, kind.schema) : value;
+}
+
+/**
+ * A kind that prunes by its own schema (a custom resource's structural schema): unknown fields dropped as kube's
+ * apiextensions decoder drops them, then reported one Warning each, or refused under Strict with the kind's message.
+ */
+function pruneByKind<T>(kind: AnyKind, value: T, check: FieldCheck, duplicates: string[], patch?: { shown: () => string }): T {
+  const copy = structuredClone(value) as T;
+  const unknown = kind.pruneUnknown!(copy);
+  if (check.mode === "Ignore") return copy;
+  const problems = [...unknown.map((p) => `unknown field "${p}"`), ...duplicates.map((p) => `duplicate field "${p}"`)];
+  if (problems.length && check.mode === "Strict") {
+    if (patch) throw errors.invalid("", "", [field.invalid("patch", patch.shown(), `strict decoding error: ${problems.join(", ")}`)]);
+    throw errors.badRequest(kind.strictMessage?.(unknown) ?? `strict decoding error: ${problems.join(", ")}`);
+  }
+  check.warnings.push(...problems);
+  return copy;
 }
 
 /**

@@ -28,6 +28,9 @@ const SERIALIZERS: readonly { media: MediaFormat; type: string; subType: string;
 ];
 const OFFERED = "application/json, application/yaml, application/vnd.kubernetes.protobuf";
 const OFFERED_WATCH = "application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch";
+/** A custom resource's (kube 1.32 without the CBOR gate). */
+const OFFERED_UNSTRUCTURED = "application/json, application/yaml";
+const OFFERED_WATCH_UNSTRUCTURED = "application/json;stream=watch";
 
 /** What an endpoint can produce (kube's EndpointRestrictions). */
 export interface Restrictions {
@@ -38,6 +41,11 @@ export interface Restrictions {
   serverVersion?: string;
   /** The endpoint's own objects have a protobuf encoding (default true; conversions always do). */
   protobuf?: boolean;
+  /**
+   * No protobuf serializer at all, conversions included, and none offered in a 406 (kube's custom resource handler,
+   * whose serializers are JSON and YAML only).
+   */
+  jsonAndYamlOnly?: boolean;
 }
 /** A resource endpoint (kube's RequestScope with a table convertor). */
 export const RESOURCE_ENDPOINT: Restrictions = { table: true, metadata: true, serverVersion: "v1" };
@@ -126,6 +134,7 @@ function negotiateOptions(accept: string | undefined, endpoint: Restrictions): O
   if (!accept) return JSON_FORMAT;
   for (const clause of parseAccept(accept)) {
     for (const s of SERIALIZERS) {
+      if (endpoint.jsonAndYamlOnly && s.media === "protobuf") continue;
       const matches = (clause.type === s.type && (clause.subType === s.subType || clause.subType === "*"))
         || (clause.type === "*" && clause.subType === "*");
       if (!matches) continue;
@@ -141,9 +150,10 @@ function negotiateOptions(accept: string | undefined, endpoint: Restrictions): O
  * watch also needs a stream serializer: YAML chosen for a watch is a 406 listing the stream media types.
  */
 export function negotiate(accept: string | undefined, opts: { watch?: boolean; endpoint?: Restrictions } = {}): OutputFormat {
-  const format = negotiateOptions(accept, opts.endpoint ?? RESOURCE_ENDPOINT);
-  if (!format) throw errors.notAcceptable(OFFERED);
-  if (opts.watch && format.media === "yaml") throw errors.notAcceptable(OFFERED_WATCH);
+  const endpoint = opts.endpoint ?? RESOURCE_ENDPOINT;
+  const format = negotiateOptions(accept, endpoint);
+  if (!format) throw errors.notAcceptable(endpoint.jsonAndYamlOnly ? OFFERED_UNSTRUCTURED : OFFERED);
+  if (opts.watch && format.media === "yaml") throw errors.notAcceptable(endpoint.jsonAndYamlOnly ? OFFERED_WATCH_UNSTRUCTURED : OFFERED_WATCH);
   return format;
 }
 
@@ -151,8 +161,8 @@ export function negotiate(accept: string | undefined, opts: { watch?: boolean; e
  * How an error Status is written (kube's ErrorNegotiated): negotiated without conversions, or undefined when
  * that fails too, in which case the Status goes out as JSON indented by two spaces (WriteRawJSON).
  */
-export function negotiateError(accept: string | undefined): MediaFormat | undefined {
-  return negotiateOptions(accept, PLAIN_ENDPOINT)?.media;
+export function negotiateError(accept: string | undefined, jsonAndYamlOnly = false): MediaFormat | undefined {
+  return negotiateOptions(accept, jsonAndYamlOnly ? { ...PLAIN_ENDPOINT, jsonAndYamlOnly } : PLAIN_ENDPOINT)?.media;
 }
 
 export type BodyType = "json" | "yaml" | "protobuf" | "json-patch" | "merge-patch" | "strategic-merge-patch" | "apply-patch";
@@ -233,6 +243,6 @@ function decodeText(raw: Buffer, type: BodyType, typeName: string, apiVersion?: 
   }
 }
 
-export const unsupportedBody = (patch: boolean) => patch
+export const unsupportedBody = (patch: boolean, jsonAndYamlOnly = false) => patch
   ? errors.unsupportedMediaType("application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json")
-  : errors.unsupportedMediaType("application/json, application/yaml, application/vnd.kubernetes.protobuf");
+  : errors.unsupportedMediaType(jsonAndYamlOnly ? OFFERED_UNSTRUCTURED : "application/json, application/yaml, application/vnd.kubernetes.protobuf");

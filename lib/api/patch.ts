@@ -19,11 +19,18 @@ export type PatchType = "json-patch" | "merge-patch" | "strategic-merge-patch" |
 /** What kube-apiserver 1.32 names in its 415 for a PATCH (apply-patch+cbor only comes with an alpha gate). */
 const PATCH_MEDIA_TYPES = "application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml";
 
-/** The patch format of a Content-Type, or 415 UnsupportedMediaType. */
-export function patchType(contentType: string | undefined): PatchType {
+/** What kube names for a custom resource, which has no strategic merge patch (no Go struct to merge by). */
+const PATCH_MEDIA_TYPES_UNSTRUCTURED = "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml";
+
+/**
+ * The patch format of a Content-Type, or 415 UnsupportedMediaType. A kind without a declared schema (a custom
+ * resource) takes no strategic merge patch, as kube's apiextensions handler offers none.
+ */
+export function patchType(contentType: string | undefined, strategic = true): PatchType {
   const type = bodyType(contentType);
+  if (type === "strategic-merge-patch" && !strategic) throw errors.unsupportedMediaType(PATCH_MEDIA_TYPES_UNSTRUCTURED);
   if (type === "json-patch" || type === "merge-patch" || type === "strategic-merge-patch" || type === "apply-patch") return type;
-  throw errors.unsupportedMediaType(PATCH_MEDIA_TYPES);
+  throw errors.unsupportedMediaType(strategic ? PATCH_MEDIA_TYPES : PATCH_MEDIA_TYPES_UNSTRUCTURED);
 }
 
 export function applyPatch(kind: AnyKind, type: Exclude<PatchType, "apply-patch">, patch: unknown, current: KubeObject): unknown {

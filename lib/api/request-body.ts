@@ -11,7 +11,9 @@ export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 /** An object of `kind` to create or update, its fields checked as `check` asks (unknown and duplicate fields). */
 export async function readObjectBody(req: ApiRequest, kind: AnyKind, check: FieldCheck): Promise<unknown> {
   const type = bodyType(req.header("content-type"));
-  if (type !== "json" && type !== "yaml" && type !== "protobuf") throw unsupportedBody(false);
+  // A kind without a declared schema (a custom resource) has no protobuf form: JSON and YAML only, as kube's.
+  if (type === "protobuf" && !kind.schema) throw unsupportedBody(false, true);
+  if (type !== "json" && type !== "yaml" && type !== "protobuf") throw unsupportedBody(false, !kind.schema);
   const raw = await req.body(MAX_BODY_BYTES);
   const decoded = decodeBody(raw, type, kind.kind, apiVersionOf(kind));
   // Protobuf has no unknown or duplicate fields to report (the decoder skips unknown ones).

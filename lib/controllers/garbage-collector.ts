@@ -6,7 +6,7 @@
 import { isStatusError } from "../status";
 import type { UserInfo } from "../auth/user-info";
 import type { EventRecorder } from "../events/recorder";
-import { acceptedApiVersions } from "../kinds";
+import { acceptedApiVersions, addedKinds, kindByStorageResource, storageResourceOf } from "../kinds";
 import type { AnyKind, KubeObject, OwnerReference } from "../kinds/types";
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from "../registry/deletion";
 import type { DeleteOptions } from "../registry/options";
@@ -229,13 +229,15 @@ export class GarbageCollector {
     const out: Classified = { solid: [], dangling: [], waiting: [] };
     const namespace = item.metadata.namespace ?? "";
     for (const ref of refs) {
-      const kind = this.kinds.find((k) => k.kind === ref.kind && acceptedApiVersions(k).includes(ref.apiVersion));
+      // Custom resources' kinds too, in any served version (conversion None: one stored object).
+      const kind = this.kinds.find((k) => k.kind === ref.kind && acceptedApiVersions(k).includes(ref.apiVersion))
+        ?? addedKinds().find((k) => k.kind === ref.kind && acceptedApiVersions(k).includes(ref.apiVersion));
       if (!kind) return undefined;
       if (kind.namespaced && !namespace) {
         this.reportInvalidNamespace(item, ref);
         return undefined;
       }
-      const owner = this.registry.store.objects.get({ resource: kind.plural, namespace: kind.namespaced ? namespace : "", name: ref.name })?.object;
+      const owner = this.registry.store.objects.get({ resource: storageResourceOf(kind), namespace: kind.namespaced ? namespace : "", name: ref.name })?.object;
       if (!owner || owner.metadata.uid !== ref.uid) {
         const elsewhere = this.byUid(ref.uid);
         if (elsewhere && kind.namespaced && elsewhere.metadata.namespace !== namespace) this.reportInvalidNamespace(item, ref);
@@ -272,7 +274,7 @@ export class GarbageCollector {
 
   private kindOf(o: KubeObject): AnyKind | undefined {
     const key = this.located.get(o.metadata.uid!);
-    return key ? this.kindsByPlural.get(key.resource) : undefined;
+    return key ? this.kindsByPlural.get(key.resource) ?? kindByStorageResource(key.resource) : undefined;
   }
 
   /** Deletes with uid and resourceVersion preconditions; gone already is success, a conflict is retried. */

@@ -26,6 +26,7 @@ import { PvProtectionController } from "./pv-protection";
 import { LeaderElector, type LeaderElectionConfig } from "./leader-election";
 import { GarbageCollector } from "./garbage-collector";
 import { CustomResourceDefinitionController } from "./custom-resource-definitions";
+import { deleteCustomResourcesWith } from "./custom-resource-serving";
 
 export interface ControllerContext {
   registry: Registry;
@@ -94,7 +95,10 @@ function runControllers(ctx: ControllerContext): () => void {
     new PvcProtectionController({ registry: ctx.registry, informer, onError: (k, e) => onError("pvc-protection", k, e) }),
     new PvProtectionController({ registry: ctx.registry, informer, onError: (k, e) => onError("pv-protection", k, e) }),
     new GarbageCollector({ registry: ctx.registry, informer, kinds: ctx.kinds ?? allKinds, recorder, onError: (k, e) => onError("garbagecollector", k, e) }),
-    new CustomResourceDefinitionController({ registry: ctx.registry, informer, onError: (k, e) => onError("customresourcedefinitions", k, e) }),
+    new CustomResourceDefinitionController({
+      registry: ctx.registry, informer, deleteCustomResources: deleteCustomResourcesWith(ctx.registry),
+      onError: (k, e) => onError("customresourcedefinitions", k, e),
+    }),
   ];
   // Handlers are registered in the constructors; the initial list reaches all of them.
   informer.start();

@@ -7,6 +7,7 @@ import { isStatusError } from "../status";
 import type { UserInfo } from "../auth/user-info";
 import { KUBERNETES_FINALIZER, namespace as namespaceKind, TERMINATING, type Namespace, type NamespaceCondition } from "../kinds/namespace";
 import type { AnyKind, KubeObject } from "../kinds/types";
+import { addedStoredKinds, storageResourceOf } from "../kinds";
 import { parseListOptions } from "../registry/options";
 import type { Registry } from "../registry/registry";
 import { ALL_RESOURCES, type Informer } from "./informer";
@@ -110,14 +111,15 @@ export class NamespaceDeleter {
   private async deleteAllContent(namespace: string): Promise<ContentTotals> {
     const totals: ContentTotals = { remaining: new Map(), finalizers: new Map(), errors: [] };
     const listAll = parseListOptions(new URLSearchParams());
-    for (const kind of this.namespaced) {
-      if (this.informer.list(kind.plural, namespace).length === 0) continue;
+    // Custom resources too: the kinds Established CRDs serve now, each once (its storage version).
+    for (const kind of [...this.namespaced, ...addedStoredKinds().filter((k) => k.namespaced)]) {
+      if (this.informer.list(storageResourceOf(kind), namespace).length === 0) continue;
       try {
         await this.registry.deleteCollection(kind, namespace, listAll, { dryRun: false, propagationPolicy: "Background", user: this.user });
       } catch (err) {
         totals.errors.push(errorMessage(err));
       }
-      const left = this.informer.list(kind.plural, namespace);
+      const left = this.informer.list(storageResourceOf(kind), namespace);
       if (!left.length) continue;
       totals.remaining.set(`${kind.plural}.${kind.group ?? ""}`, left.length);
       for (const obj of left) {

@@ -6,7 +6,7 @@ import type { UserInfo } from "../auth/user-info";
 import type { Authorizer } from "../authz/attributes";
 import { errors } from "../status";
 import type { RequestInfo } from "../request/request-info";
-import { groupResource, kindByPlural } from "../kinds";
+import { groupResource, kindByPlural, storageResourceOf } from "../kinds";
 import type { Registry } from "../registry/registry";
 import type { HistoryEntry } from "../storage";
 import { HISTORY_API_VERSION, listableKinds, type HistoryRequest } from "./history-request";
@@ -66,7 +66,7 @@ export async function historyAnswer(
       const kind = info.kind.servedFrom ?? info.kind;
       const limit = integer(q, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
       const before = q.get("before") ? integer(q, "before", 0, 1, Number.MAX_SAFE_INTEGER) : undefined;
-      const key = { resource: kind.plural, namespace: kind.namespaced ? info.namespace ?? "" : "", name: info.name };
+      const key = { resource: storageResourceOf(kind), namespace: kind.namespaced ? info.namespace ?? "" : "", name: info.name };
       const entries = await log.history(key, limit, before);
       if (entries.length === 0 && before === undefined) throw errors.notFound(groupResource(kind), info.name);
       return {

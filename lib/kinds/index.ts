@@ -63,25 +63,103 @@ for (const k of kinds) {
   for (const naming of k.alsoServedBy ?? []) views.set(naming.group, [...(views.get(naming.group) ?? []), servedView(k, naming)]);
 }
 
-/**
- * The kinds served at `<group>/v1` ("" = core): the group's own kinds, then copies of kinds declared elsewhere
- * that this group also serves (their `servedFrom` is the declared kind).
- */
-export function kindsServedBy(group: string): AnyKind[] {
+// --- kinds added at run time (custom resources) -------------------------------------------------------------
+// A CustomResourceDefinition, once Established, adds its kind here: one declaration per served version, the
+// storage version's first, the others served from it (`servedFrom`, conversion None). Every lookup below reads
+// this set, so routing, discovery, authorization and the registry follow it at once.
+
+/** Keyed by the adding source (a CRD's name): the declarations it serves, one per served version. */
+const added = new Map<string, AnyKind[]>();
+const listeners = new Set<() => void>();
+
+/** Serve `declared` (one per version; `[]` removes) under `source`, replacing what it served before. */
+export function setAddedKinds(source: string, declared: AnyKind[]): void {
+  if (declared.length) added.set(source, declared); else if (!added.delete(source)) return;
+  for (const l of listeners) l();
+}
+
+/** Called after every change of the added kinds (discovery drops its cached documents). */
+export function onKindsChanged(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Every kind added at run time, every served version. */
+export function addedKinds(): AnyKind[] {
+  return [...added.values()].flat();
+}
+
+/** The declared kinds served at `<group>/v1` (the OpenAPI documents, built once, describe only these). */
+export function declaredKindsServedBy(group: string): AnyKind[] {
   return [...kinds.filter((k) => (k.group ?? "") === group), ...(views.get(group) ?? [])];
 }
 
-/** Every API group with kinds, besides core: declared groups and `alsoServedBy` ones. */
-export function servedGroups(): string[] {
+/** The groups of the declared kinds, besides core. */
+export function declaredGroups(): string[] {
   return [...new Set([...kinds.map((k) => k.group ?? ""), ...views.keys()])].filter((g) => g !== "");
 }
 
-/** The kind served at `<group>/v1/<plural>`, or undefined. */
-export function kindServedAt(group: string, plural: string): AnyKind | undefined {
-  const declared = byPlural.get(plural);
-  if (!declared) return undefined;
-  if ((declared.group ?? "") === group) return declared;
-  return views.get(group)?.find((k) => k.plural === plural);
+/** The kinds added at run time as their objects are stored: one declaration (the storage version's) per CRD. */
+export function addedStoredKinds(): AnyKind[] {
+  return [...added.values()].map((list) => list[0]);
+}
+
+/** Every kind served: the declared ones, then those added at run time (every version). */
+export function servedKinds(): AnyKind[] {
+  return added.size ? [...kinds, ...addedKinds()] : kinds;
+}
+
+/** The version a kind is served at (`v1` unless it says otherwise). */
+export function versionOf(kind: AnyKind): string {
+  return kind.version ?? "v1";
+}
+
+/** The storage key's resource: `plural`, or a custom kind's `<plural>.<group>`. */
+export function storageResourceOf(kind: AnyKind): string {
+  return kind.storageResource ?? kind.plural;
+}
+
+/** The kind stored under `resource` (its storage version for a custom kind), or undefined. */
+export function kindByStorageResource(resource: string): AnyKind | undefined {
+  const declared = byPlural.get(resource);
+  if (declared) return declared;
+  for (const list of added.values()) if (list[0] && storageResourceOf(list[0]) === resource) return list[0];
+  return undefined;
+}
+
+/**
+ * The kinds served at `<group>/<version>` ("" = core): the group's own kinds, then copies of kinds declared elsewhere
+ * that this group also serves (their `servedFrom` is the declared kind), then kinds added at run time.
+ */
+export function kindsServedBy(group: string, version = "v1"): AnyKind[] {
+  const declared = version === "v1" ? declaredKindsServedBy(group) : [];
+  return [...declared, ...addedKinds().filter((k) => (k.group ?? "") === group && versionOf(k) === version)];
+}
+
+/** Every API group with kinds, besides core: declared groups, `alsoServedBy` ones and those of added kinds. */
+export function servedGroups(): string[] {
+  return [...new Set([...kinds.map((k) => k.group ?? ""), ...views.keys(), ...addedKinds().map((k) => k.group ?? "")])].filter((g) => g !== "");
+}
+
+/** The versions served for `group`: `v1` for declared groups, an added kind's served versions otherwise. */
+export function servedVersions(group: string): string[] {
+  const versions = new Set<string>();
+  if (kinds.some((k) => (k.group ?? "") === group) || views.has(group)) versions.add("v1");
+  for (const k of addedKinds()) if ((k.group ?? "") === group) versions.add(versionOf(k));
+  return [...versions];
+}
+
+/** The kind served at `<group>/<version>/<plural>`, or undefined. */
+export function kindServedAt(group: string, plural: string, version = "v1"): AnyKind | undefined {
+  const declared = version === "v1" ? byPlural.get(plural) : undefined;
+  if (declared && (declared.group ?? "") === group) return declared;
+  const view = version === "v1" ? views.get(group)?.find((k) => k.plural === plural) : undefined;
+  if (view) return view;
+  for (const list of added.values()) {
+    const k = list.find((c) => c.plural === plural && (c.group ?? "") === group && versionOf(c) === version);
+    if (k) return k;
+  }
+  return undefined;
 }
 
 /** The apiVersions a body for `kind` may carry: its own, and for a served copy also the declared kind's. */
@@ -93,7 +171,7 @@ const byKind = new Map(kinds.map((k) => [k.kind, k]));
 
 /** `v1`, or `<group>/v1` for kinds outside the core group. */
 export function apiVersionOf(kind: AnyKind): string {
-  return kind.group ? `${kind.group}/v1` : "v1";
+  return kind.group ? `${kind.group}/${versionOf(kind)}` : versionOf(kind);
 }
 
 /** kube's group-resource string used in messages: `pods`, `roles.rbac.authorization.k8s.io`. */
@@ -104,7 +182,7 @@ export function groupResource(kind: AnyKind, subresource?: string): string {
 
 /** The URL prefix of a kind's group version: `/api/v1` or `/apis/<group>/v1`. */
 export function groupVersionPath(kind: AnyKind): string {
-  return kind.group ? `/apis/${kind.group}/v1` : "/api/v1";
+  return kind.group ? `/apis/${kind.group}/${versionOf(kind)}` : "/api/v1";
 }
 
 /** The kind served at `<group version>/<plural>`, e.g. `configmaps` (plurals are unique across groups here). */

@@ -66,6 +66,13 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
   alsoServedBy?: ApiGroupNaming[];
   /** Set only on the copy of a kind served for one of its `alsoServedBy` groups: the kind as declared. */
   servedFrom?: KindDefinition<T>;
+  /** The version served (default `v1`); a custom kind has one declaration per served version. */
+  version?: string;
+  /**
+   * The storage key's resource (default `plural`). Custom kinds store under `<plural>.<group>`, unique across
+   * groups; every served version of one custom kind shares it.
+   */
+  storageResource?: string;
   /** Lower-case plural: the URL segment (`configmaps`). */
   plural: string;
   singular: string;
@@ -83,7 +90,7 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
   hasStatus: boolean;
   /**
    * The server keeps `metadata.generation` (kube's custom resource strategy): 1 on create, one more whenever
-   * an update changes anything outside metadata and status. No kind served today: kube 1.32's strategies for
+   * an update changes anything outside metadata and status. Only custom kinds (lib/kinds/custom-kind.ts): kube 1.32's strategies for
    * them never set it (a client's value on create is kept, and no update can change it).
    */
   generation?: boolean;
@@ -97,10 +104,30 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
     validateUpdate?: (obj: T, old: T) => FieldError[];
   }>;
   /**
+   * A `/scale` subresource (a CRD version's `subresources.scale`): how the object's replicas and selector read as
+   * autoscaling/v1 Scale, and how a Scale's `spec.replicas` is written back (mutates `obj`).
+   */
+  scale?: {
+    read: (obj: T) => { specReplicas: number; statusReplicas: number; selector?: string };
+    setReplicas: (obj: T, replicas: number) => void;
+  };
+  /**
    * Create-only subresources answered by a server-side handler registered under `<plural>/<name>`
    * (ServiceAccount `token`, kube's TokenRequest); the kind file only names them.
    */
   actionSubresources?: string[];
+  /**
+   * The object as this kind's version answers it, when that differs from the stored one (custom resources: pruned
+   * and defaulted by the storage version's schema, then by the requested version's, with its apiVersion); undefined
+   * when the stored object is answered as it is. Must not change `stored`.
+   */
+  readAs?: (stored: T) => T | undefined;
+  /** Set while creates are refused with 405 and this message (a CRD being deleted: kube's terminating handler). */
+  createRefusal?: string;
+  /** The Warning header every request to this version gets (a CRD's deprecated version). */
+  deprecationWarning?: string;
+  /** Discovery's verbs when they are not the default set (kube lists a custom resource's in its own order). */
+  verbs?: string[];
   /** False when the kind has no delete-collection verb (Namespace: kube's namespace storage has none; 405). */
   deleteCollection?: boolean;
   /** PUT to a missing object creates it (201). */
@@ -158,6 +185,18 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
   validate?: (obj: T) => FieldError[];
   /** Kind-specific validation on update, e.g. immutable fields. */
   validateUpdate?: (obj: T, old: T) => FieldError[];
+  /**
+   * Validation that sees the stored object on update (`old` undefined on create), for kinds whose checks ratchet
+   * (custom resources: an unchanged invalid value is not failed again). Runs after validate/validateUpdate.
+   */
+  validateWithOld?: (obj: T, old: T | undefined) => FieldError[];
+  /**
+   * Unknown-field pruning for kinds without a `schema` (custom resources, by their version's structural schema):
+   * drops unknown fields of `obj` in place and returns their paths (`spec.foo`), for the Warning headers or the
+   * Strict refusal. `strictMessage(paths)` is the 400's message under fieldValidation=Strict.
+   */
+  pruneUnknown?: (obj: T) => string[];
+  strictMessage?: (paths: string[]) => string;
   /**
    * The `/status` subresource's own update hooks (kube-apiserver's status strategy). A status write keeps
    * everything but status from the stored object, then runs these instead of prepareForUpdate/validate/

@@ -1,7 +1,7 @@
 // The OpenAPI documents kube-apiserver serves and kubectl reads: /openapi/v3 (index), /openapi/v3/api,
 // /openapi/v3/api/v1 and /openapi/v3/apis/<group>/v1 (OpenAPI 3.0), and /openapi/v2 (Swagger 2.0, JSON, every
 // group). Built once from the kind list and memoised.
-import { kindsServedBy, servedGroups } from "../kinds";
+import { declaredGroups as servedGroups, declaredKindsServedBy as kindsServedBy } from "../kinds";
 import { ACTION_SUBRESOURCES, reviewGroups, reviewResources, type ReviewResource } from "../kinds/reviews";
 import type { AnyKind } from "../kinds/types";
 import { metaType } from "../kinds/schema/names";

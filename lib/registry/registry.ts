@@ -14,7 +14,7 @@
 import { randomUUID } from "node:crypto";
 import { errors, goQuote, isStatusError, StatusError, type FieldError, type Status } from "../status";
 import type { AnyKind, KubeObject, ObjectMeta } from "../kinds/types";
-import { acceptedApiVersions, apiVersionOf, groupResource } from "../kinds";
+import { acceptedApiVersions, apiVersionOf, groupResource, kindByStorageResource, storageResourceOf, versionOf } from "../kinds";
 import { AdmissionChain, type AdmissionRequest } from "../admission/admission-chain";
 import { ExpiredError, type LogEvent, type ObjectKey, type Store, type StoredObject, type WatchSink, type WatchSpec } from "../storage";
 import { pruneEmptyCollections } from "../kinds/schema/shape";
@@ -84,10 +84,10 @@ function checkTypeMeta(kind: AnyKind, body: unknown): KubeObject {
   }
   const internal = kind.group ? kind.group.split(".")[0] : "core";
   if (obj.kind !== undefined && obj.kind !== "" && obj.kind !== kind.kind) {
-    throw errors.badRequest(`${String(obj.kind)} in version "v1" cannot be handled as a ${kind.kind}: converting (v1.${String(obj.kind)}) to (${internal}.${kind.kind}): unknown conversion`);
+    throw errors.badRequest(`${String(obj.kind)} in version "${versionOf(kind)}" cannot be handled as a ${kind.kind}: converting (${versionOf(kind)}.${String(obj.kind)}) to (${internal}.${kind.kind}): unknown conversion`);
   }
   if (obj.metadata !== undefined && (typeof obj.metadata !== "object" || obj.metadata === null || Array.isArray(obj.metadata))) {
-    throw errors.badRequest(`${kind.kind} in version "v1" cannot be handled as a ${kind.kind}: json: cannot unmarshal ${typeof obj.metadata} into Go struct field ${kind.kind}.metadata of type v1.ObjectMeta`);
+    throw errors.badRequest(`${kind.kind} in version "${versionOf(kind)}" cannot be handled as a ${kind.kind}: json: cannot unmarshal ${typeof obj.metadata} into Go struct field ${kind.kind}.metadata of type v1.ObjectMeta`);
   }
   const decodeError = kind.decodeError?.(obj as KubeObject);
   if (decodeError) throw errors.badRequest(`${kind.kind} in version "v1" cannot be handled as a ${kind.kind}: ${decodeError}`);
@@ -129,7 +129,7 @@ export class Registry {
   readonly admission: AdmissionChain;
 
   constructor(readonly store: Store, kinds: AnyKind[], options: RegistryOptions = {}) {
-    this.kindsByPlural = new Map(kinds.map((k) => [k.plural, k]));
+    this.kindsByPlural = new Map(kinds.map((k) => [storageResourceOf(k), k]));
     this.admission = typeof options.admission === "function" ? options.admission(this) : options.admission ?? new AdmissionChain();
     store.objects.listeners.add((e) => this.trackDeletion(e));
     for (const o of store.objects.allObjects()) this.trackDeletion({ rev: o.rev, type: "MODIFIED", key: o.key, object: o.object, json: o.json });
@@ -147,7 +147,7 @@ export class Registry {
         : ["/", "%"].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
       throw errors.badRequest(`Name parameter invalid: ${goQuote(name)}: ${invalid.join(";")}`);
     }
-    return { resource: kind.plural, namespace: kind.namespaced ? namespace : "", name };
+    return { resource: storageResourceOf(kind), namespace: kind.namespaced ? namespace : "", name };
   }
 
   // --- read -------------------------------------------------------------------------------------------
@@ -199,7 +199,7 @@ export class Registry {
     const items: StoredObject[] = [];
     let remaining: number;
     try {
-      remaining = cache.scan(kind.plural, { namespace: ns, atRev, startAfter: after }, (c) => {
+      remaining = cache.scan(storageResourceOf(kind), { namespace: ns, atRev, startAfter: after }, (c) => {
         if (filter.name !== undefined && c.key.name !== filter.name) return true;
         if (!filter.matches(c.object)) return true;
         items.push(c);
@@ -223,7 +223,7 @@ export class Registry {
 
   /** How many objects of `kind` are stored and their serialised bytes (what a list of them would touch). */
   size(kind: AnyKind): { objects: number; bytes: number } {
-    return this.store.objects.size(kind.plural);
+    return this.store.objects.size(storageResourceOf(kind));
   }
 
   /** Namespaces that hold at least one object, plus "default". */
@@ -259,7 +259,7 @@ export class Registry {
     }
     const initialEventsEnd = opts.sendInitialEvents === true || (opts.sendInitialEvents === undefined && fromNow && opts.allowWatchBookmarks);
     return {
-      resource: kind.plural,
+      resource: storageResourceOf(kind),
       namespace: onlyNamespace,
       matches: (obj) => (onlyName === undefined || obj.metadata.name === onlyName) && filter.matches(obj),
       sinceRev,
@@ -323,6 +323,7 @@ export class Registry {
     throwIfInvalid(kind, meta.name ?? "", [
       ...validateObjectMeta(meta, { namespaced: kind.namespaced, nameRule: kind.nameRule, genericObjectMeta: kind.genericObjectMeta }),
       ...(kind.validate?.(obj) ?? []),
+      ...(kind.validateWithOld?.(obj, undefined) ?? []),
     ]);
     await this.admission.validate(review);
     canonicalize(kind, obj);
@@ -440,7 +441,7 @@ export class Registry {
         ...validateObjectMetaUpdate(obj.metadata, old.metadata),
         ...(status ? kind.statusStrategy?.validateUpdate?.(obj, old) ?? []
           : other ? other.validateUpdate?.(obj, old) ?? []
-          : [...(kind.validate?.(obj) ?? []), ...(kind.validateUpdate?.(obj, old) ?? [])]),
+          : [...(kind.validate?.(obj) ?? []), ...(kind.validateUpdate?.(obj, old) ?? []), ...(kind.validateWithOld?.(obj, old) ?? [])]),
       ]);
       await this.admission.validate(review);
       canonicalize(kind, obj);
@@ -627,7 +628,7 @@ export class Registry {
     if (existing) { clearTimeout(existing); this.graceTimers.delete(id); }
     const m = e.object.metadata;
     if (e.type === "DELETED" || !m.deletionTimestamp) return;
-    const kind = this.kindsByPlural.get(e.key.resource);
+    const kind = this.kindsByPlural.get(e.key.resource) ?? kindByStorageResource(e.key.resource);
     if (!kind || kind.holdsDeletion?.(e.object)) return;
     const grace = m.deletionGracePeriodSeconds ?? 0;
     if (grace <= 0 && m.finalizers?.length) return;

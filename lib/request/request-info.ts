@@ -1,6 +1,6 @@
 // Turns a request into what it addresses (kube-apiserver's RequestInfo): the API group, resource, namespace,
 // name, subresource and the kube verb, or a non-resource path. Authorization and audit read the same answer.
-import { kindServedAt } from "../kinds";
+import { kindServedAt, servedVersions } from "../kinds";
 import type { AnyKind } from "../kinds/types";
 import { errors } from "../status";
 import { reviewResource, type ReviewResource } from "./review-resources";
@@ -84,17 +84,20 @@ export function parseRequestPath(path: string, hasGroup: (group: string) => bool
   if (p === "/api/v1") return { type: "resource-list", groupVersion: "v1" };
 
   let group: string;
+  let version = "v1";
   let parts: string[];
   if (p.startsWith("/api/v1/")) {
     group = "";
     parts = p.slice("/api/v1/".length).split("/");
   } else if (p.startsWith("/apis/")) {
-    const [g, version, ...rest] = p.slice("/apis/".length).split("/");
+    const [g, v, ...rest] = p.slice("/apis/".length).split("/");
     if (!knownGroup(g, hasGroup)) throw errors.routeNotFound();
-    if (version === undefined) return { type: "group", group: g };
-    if (version !== "v1") throw errors.routeNotFound();
-    if (rest.length === 0) return { type: "resource-list", groupVersion: `${g}/v1` };
+    if (v === undefined) return { type: "group", group: g };
+    // v1 for the declared groups and the reviews; a custom kind's group serves its CRD's served versions.
+    if (v !== "v1" && !servedVersions(g).includes(v)) throw errors.routeNotFound();
+    if (rest.length === 0) return { type: "resource-list", groupVersion: `${g}/${v}` };
     group = g;
+    version = v;
     parts = rest;
   } else {
     throw errors.routeNotFound();
@@ -114,7 +117,7 @@ export function parseRequestPath(path: string, hasGroup: (group: string) => bool
     if (watchPath || name !== undefined || (review.namespaced !== (namespace !== undefined))) throw errors.routeNotFound();
     return { type: "review", review, namespace };
   }
-  const kind = kindServedAt(group, plural);
+  const kind = kindServedAt(group, plural, version);
   if (!kind || rest.length) throw errors.routeNotFound();
   if (subresource !== undefined && !hasSubresource(kind, subresource)) throw errors.routeNotFound();
   if (subresource && watchPath) throw errors.routeNotFound();
@@ -129,6 +132,7 @@ export function parseRequestPath(path: string, hasGroup: (group: string) => bool
 
 function hasSubresource(kind: AnyKind, sub: string): boolean {
   if (sub === "status") return kind.hasStatus;
+  if (sub === "scale" && kind.scale) return true;
   return !!kind.updateSubresources?.[sub] || !!kind.actionSubresources?.includes(sub);
 }
 

@@ -16,6 +16,7 @@ import { auditLogFromEnv } from "../audit/audit-log";
 import { buildAuditEvent } from "../audit/audit-event";
 import { bootstrap } from "../bootstrap";
 import { startControllers } from "../controllers";
+import { serveCustomResources } from "../controllers/custom-resource-serving";
 import { startKubernetesService } from "../controllers/kubernetes-service";
 import { IPRange } from "../allocators/ip-range";
 import { advertiseAddress } from "./advertise-address";
@@ -86,6 +87,8 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
     externalAddress: `${isWildcard(config.host) ? "127.0.0.1" : config.host}:${config.port}`,
     oidc: config.oidc, authenticationConfigFile: config.authenticationConfigFile,
   });
+  // Every replica serves every Established CRD's kinds, from its first pass over the cache (before /readyz answers).
+  const stopCustomResources = serveCustomResources(store.objects, (err) => console.error(`custom resource serving: ${err instanceof Error ? err.message : String(err)}`));
   const recorder = new RegistryEventRecorder({ registry, onError: (err) => console.error(`event recorder: ${err instanceof Error ? err.message : String(err)}`) });
   await bootstrap(registry);
   // Every replica, leader or not, keeps the `kubernetes` Service and publishes its own address in its Endpoints.
@@ -128,6 +131,7 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
       closed = true;
       await stopKubernetesService();
       await stopControllers();
+      stopCustomResources();
       recorder.stop();
       rbac.close();
       security.jwt?.close();

@@ -70,7 +70,7 @@ function listPieces(answer: ListAnswer, format: OutputFormat, pretty: boolean, i
   const meta = listMeta(answer);
   const version = format.asVersion ?? "v1";
   // Objects of a kind another group also serves are answered in the apiVersion of the group asked.
-  const object = kind.servedFrom ? (o: KubeObject) => servedAs(kind, o) ?? o : (o: KubeObject) => o;
+  const object = kind.servedFrom || kind.readAs ? (o: KubeObject) => servedAs(kind, o) ?? o : (o: KubeObject) => o;
   const write = (head: Record<string, unknown>, key: string, values: Iterable<unknown>, json?: Iterable<string>) =>
     format.media === "yaml" ? yamlWithArray(head, key, values)
       : jsonWithArray(head, key, json ?? mappedJson(values, pretty), pretty);
@@ -85,7 +85,10 @@ function listPieces(answer: ListAnswer, format: OutputFormat, pretty: boolean, i
   }
   const head = { kind: `${kind.kind}List`, apiVersion: apiVersionOf(kind), metadata: meta };
   // Compact JSON splices the stored serialisations: no parse, no re-stringify of the items.
-  const spliced = !pretty && !kind.servedFrom ? mapped(items, (i) => i.json) : undefined;
+  // Objects a kind's read path changes are written anew; the others keep their stored serialisation.
+  const spliced = pretty || kind.servedFrom && !kind.readAs ? undefined
+    : kind.readAs ? mapped(items, (i) => { const o = object(i.object); return o === i.object ? i.json : JSON.stringify(o); })
+    : mapped(items, (i) => i.json);
   return write(head, "items", mapped(items, (i) => object(i.object)), spliced);
 }
 

@@ -11,11 +11,14 @@ import { table, type IncludeObject } from "./table";
 import { BASE_HEADERS, contentType, encodeValue } from "./value";
 
 /**
- * A stored object as the request's group serves it: objects of a kind also served by another group are stored
- * with the declared apiVersion and answered with the one of the group asked (undefined: unchanged).
+ * A stored object as the request's group and version serve it: objects of a kind also served by another group are
+ * stored with the declared apiVersion and answered with the one of the group asked; a kind with `readAs` (custom
+ * resources) answers what it says (undefined: unchanged).
  */
 export function servedAs(kind: AnyKind, obj: KubeObject): KubeObject | undefined {
-  if (!kind.servedFrom || obj?.kind !== kind.kind) return undefined;
+  if (obj?.kind !== kind.kind) return undefined;
+  if (kind.readAs) return kind.readAs(obj);
+  if (!kind.servedFrom) return undefined;
   return { ...obj, apiVersion: apiVersionOf(kind) };
 }
 

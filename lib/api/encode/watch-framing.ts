@@ -15,7 +15,7 @@ const EMPTY = Buffer.alloc(0);
  * The framing for a watch of `kind` served as `apiVersion` (`apiVersionChanged`: the stored objects carry
  * another group's), or undefined for the cache's own JSON lines. Table watches are encoded per watcher.
  */
-export function watchFraming(kind: string, apiVersion: string, apiVersionChanged: boolean, format: OutputFormat): WatchFraming | undefined {
+export function watchFraming(kind: string, apiVersion: string, apiVersionChanged: boolean, format: OutputFormat, readAs?: (obj: KubeObject) => KubeObject | undefined): WatchFraming | undefined {
   const protobuf = format.media === "protobuf";
   // An in-stream Status (410 Expired) passes every conversion unchanged.
   const error = protobuf
@@ -45,6 +45,17 @@ export function watchFraming(kind: string, apiVersion: string, apiVersionChanged
       id: `protobuf:${apiVersion}`,
       event: (type, obj) => encodeWatchFrame(type, encodeObjectBody(obj, typeMeta, true)),
       frame: (type, json) => (type === "ERROR" ? error(json) : encodeWatchFrame(type, encodeObjectBody(JSON.parse(json) as object, typeMeta))),
+    };
+  }
+  if (readAs) {
+    // A custom resource's read path (defaults, pruning, apiVersion), once per event for every watcher of this version.
+    return {
+      id: `json:${apiVersion}:${kind}`,
+      event: (type, obj, json) => {
+        const answered = readAs(obj);
+        return line(type, answered ? JSON.stringify(answered) : json);
+      },
+      frame: (type, json) => line(type, json),
     };
   }
   if (!apiVersionChanged) return undefined;

@@ -12,6 +12,8 @@ export const withErrorStatus: Filter = (next) => async (ctx) => {
   } catch (err) {
     const e = isStatusError(err) ? err : errors.internal(err instanceof Error ? err.message : String(err));
     if (ctx.audit) ctx.audit.status = { status: "Failure", message: e.message, reason: e.reason };
-    return statusResponse(e, negotiateError(ctx.request.header("accept")) ?? "raw", ctx.pretty);
+    // A custom resource's errors go through its own serializers (JSON, YAML), as kube's CRD handler writes them.
+    const unstructured = ctx.route?.type === "resource" && !ctx.route.kind.schema;
+    return statusResponse(e, negotiateError(ctx.request.header("accept"), unstructured) ?? "raw", ctx.pretty);
   }
 };

@@ -5,7 +5,7 @@
 // open and is counted and timed when it ends (as kube's instrumented route returns only then); each event it
 // sends counts in apiserver_watch_events_total/_sizes, and a watcher cut off for falling behind counts in
 // apiserver_terminated_watchers_total.
-import { groupResource } from "../../kinds";
+import { groupResource, versionOf } from "../../kinds";
 import type { ServerMetrics } from "../../metrics/server-metrics";
 import type { RequestInfo } from "../../request/request-info";
 import type { WatchSink } from "../../storage";
@@ -58,8 +58,9 @@ function labelsOf(req: ApiRequest, info: RequestInfo): Labels | undefined {
       const group = kind.group ?? "";
       const subresource = info.subresource ?? "";
       const watching = info.watchPath || isWatch(req);
-      const request = [reportedVerb(req, scope, watching, subresource), dryRunLabel(req.query), group, "v1", kind.plural, subresource, scope, "apiserver"];
-      return watching ? { request, watch: { event: [group, "v1", kind.kind], resource: groupResource(kind) } } : { request };
+      const version = versionOf(kind);
+      const request = [reportedVerb(req, scope, watching, subresource), dryRunLabel(req.query), group, version, kind.plural, subresource, scope, "apiserver"];
+      return watching ? { request, watch: { event: [group, version, kind.kind], resource: groupResource(kind) } } : { request };
     }
     case "review": {
       const scope = req.method === "POST" ? "resource" : info.namespace !== undefined ? "namespace" : "cluster";

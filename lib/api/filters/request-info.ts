@@ -2,14 +2,16 @@
 // inside. What it addresses (the route, or the 404/400 routing will answer once the request is authorized),
 // whether it asks for object history, and the attributes authorization decides on, read from the path alone
 // as kube's RequestInfoFactory: a path that names nothing real is still authorized as what it would be.
-import { servedGroups } from "../../kinds";
+import { onKindsChanged, servedGroups, versionOf } from "../../kinds";
 import { isSelfNamespacesPath } from "../../request/access-path";
 import { historyRequest } from "../../request/history-path";
 import { parseRequestPath } from "../../request/request-info";
 import type { Filter, RequestContext } from "../context";
 import { historyAttributes, requestAttributes, selfNamespacesAttributes } from "../request-attributes";
 
-const kindGroups = new Set(servedGroups());
+// Kept current as kinds are added at run time (custom resources), so each request costs one lookup.
+let kindGroups = new Set(servedGroups());
+onKindsChanged(() => { kindGroups = new Set(servedGroups()); });
 const hasGroup = (g: string) => kindGroups.has(g);
 
 export const withRequestInfo: Filter = (next) => (ctx) => {
@@ -26,7 +28,8 @@ export const withRequestInfo: Filter = (next) => (ctx) => {
     record.verb = attrs.verb;
     if (attrs.type === "resource") {
       record.objectRef = {
-        resource: attrs.resource, apiGroup: attrs.apiGroup, apiVersion: "v1",
+        // The version asked for: v1, or a custom kind's (the path's own version when it names nothing served).
+        resource: attrs.resource, apiGroup: attrs.apiGroup, apiVersion: ctx.route?.type === "resource" ? versionOf(ctx.route.kind) : pathVersion(req.path),
         ...(attrs.namespace ? { namespace: attrs.namespace } : {}), ...(attrs.name ? { name: attrs.name } : {}),
         ...(attrs.subresource ? { subresource: attrs.subresource } : {}),
       };
@@ -34,6 +37,12 @@ export const withRequestInfo: Filter = (next) => (ctx) => {
   }
   return next(ctx);
 };
+
+/** The version segment of an `/apis/<group>/<version>/...` path (kube's RequestInfo reads it from the path), else v1. */
+function pathVersion(path: string): string {
+  const m = /^\/apis\/[^/]+\/([^/]+)\//.exec(path);
+  return m ? m[1] : "v1";
+}
 
 function parse(ctx: RequestContext, path: string): void {
   try {

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { stringify as toYaml } from "yaml";
 import { errors } from "../../status";
 import type { ApiResponse } from "../types";
-import { apiGroupList, apiGroupNames, apiResourceList, apiVersions, type ApiResource } from "./discovery";
+import { apiGroupList, apiGroupNames, apiResourceList, apiVersions, groupVersions, onDiscoveryChanged, type ApiResource } from "./discovery";
 
 export const AGGREGATED_GROUP = "apidiscovery.k8s.io";
 export const AGGREGATED_KIND = "APIGroupDiscoveryList";
@@ -72,17 +72,20 @@ export function toResourceDiscovery(list: ApiResource[]): ResourceDiscovery[] {
   return out;
 }
 
-function groupDiscovery(name: string, groupVersion: string): GroupDiscovery {
-  const list = apiResourceList(groupVersion) as { resources: ApiResource[] };
+function groupDiscovery(name: string): GroupDiscovery {
+  const versions = name ? groupVersions(name) : ["v1"];
   return {
     metadata: name ? { name, creationTimestamp: null } : { creationTimestamp: null },
-    versions: [{ version: "v1", resources: toResourceDiscovery(list.resources), freshness: "Current" }],
+    versions: versions.map((v) => {
+      const list = apiResourceList(name ? `${name}/${v}` : v) as { resources: ApiResource[] };
+      return { version: v, resources: toResourceDiscovery(list.resources), freshness: "Current" as const };
+    }),
   };
 }
 
 /** The groups of `/api` (the core group, name "") or `/apis` (every other group, in /apis order). */
 export function aggregatedGroups(root: "api" | "apis"): GroupDiscovery[] {
-  return root === "api" ? [groupDiscovery("", "v1")] : apiGroupNames.map((g) => groupDiscovery(g, `${g}/v1`));
+  return root === "api" ? [groupDiscovery("")] : apiGroupNames().map((g) => groupDiscovery(g));
 }
 
 /**
@@ -96,6 +99,7 @@ export function discoveryETag(items: GroupDiscovery[]): string {
 interface AggregatedDocument { items: GroupDiscovery[]; etag: string; json: Map<AggregatedVersion, string> }
 
 const aggregatedDocs = new Map<"api" | "apis", AggregatedDocument>();
+onDiscoveryChanged(() => aggregatedDocs.clear());
 
 function aggregatedDocument(root: "api" | "apis"): AggregatedDocument {
   let doc = aggregatedDocs.get(root);
@@ -200,7 +204,7 @@ export interface DiscoveryRequest {
 export function discoveryResponse(root: "api" | "apis", req: DiscoveryRequest): ApiResponse {
   const choice = negotiateDiscovery(req.accept);
   if ("legacy" in choice) {
-    const value = root === "api" ? apiVersions(req.serverAddress) : apiGroupList;
+    const value = root === "api" ? apiVersions(req.serverAddress) : apiGroupList();
     const contentType = choice.legacy === "yaml" ? "application/yaml" : "application/json";
     return { status: 200, headers: { "cache-control": "no-cache, private", "content-type": contentType }, body: serialise(value, choice.legacy, req.pretty) };
   }

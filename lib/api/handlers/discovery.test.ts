@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { kinds, kindsServedBy } from "../../kinds";
+import { kinds, kindsServedBy, setAddedKinds } from "../../kinds";
+import { customKinds } from "../../kinds/custom-kind";
+import { kubeVersionOrder } from "../../kinds/version-order";
 import { ACTION_SUBRESOURCES, reviewResources } from "../../kinds/reviews";
 import { apiGroup, apiGroupList, apiResourceList } from "./discovery";
 import {
@@ -14,9 +16,9 @@ const RBAC = "rbac.authorization.k8s.io";
 
 describe("/apis and /apis/<group>", () => {
   it("lists the served groups in kube's order, each with v1 preferred", () => {
-    expect(apiGroupList.kind).toBe("APIGroupList");
-    expect(apiGroupList.groups.map((g) => g.name)).toEqual(["authentication.k8s.io", "authorization.k8s.io", RBAC, "apiextensions.k8s.io", "coordination.k8s.io", "security.openshift.io"]);
-    expect(apiGroupList.groups[2]).toEqual({
+    expect(apiGroupList().kind).toBe("APIGroupList");
+    expect(apiGroupList().groups.map((g) => g.name)).toEqual(["authentication.k8s.io", "authorization.k8s.io", RBAC, "apiextensions.k8s.io", "coordination.k8s.io", "security.openshift.io"]);
+    expect(apiGroupList().groups[2]).toEqual({
       name: RBAC,
       versions: [{ groupVersion: `${RBAC}/v1`, version: "v1" }],
       preferredVersion: { groupVersion: `${RBAC}/v1`, version: "v1" },
@@ -146,7 +148,7 @@ describe("aggregated discovery documents", () => {
 
   it("say the same as the legacy APIResourceLists, resource by resource", () => {
     const legacy = (gv: string) => (apiResourceList(gv) as { resources: Resource[] }).resources;
-    const gvs = ["v1", ...(apiGroupList.groups.map((g) => g.preferredVersion.groupVersion))];
+    const gvs = ["v1", ...(apiGroupList().groups.map((g) => g.preferredVersion.groupVersion))];
     for (const gv of gvs) {
       const group = gv === "v1" ? "" : gv.slice(0, -"/v1".length);
       const flattened = [...all.entries()].filter(([key]) => key.startsWith(`${group}/`)).flatMap(([, r]) => [
@@ -160,7 +162,7 @@ describe("aggregated discovery documents", () => {
   });
 
   it("keeps /apis in the legacy group order, resources in name order and the core group nameless", () => {
-    expect(aggregatedGroups("apis").map((g) => g.metadata.name)).toEqual(apiGroupList.groups.map((g) => g.name));
+    expect(aggregatedGroups("apis").map((g) => g.metadata.name)).toEqual(apiGroupList().groups.map((g) => g.name));
     const core = aggregatedGroups("api");
     expect(core.map((g) => g.metadata)).toEqual([{ creationTimestamp: null }]);
     const names = core[0].versions[0].resources.map((r) => r.resource);
@@ -261,9 +263,54 @@ describe("discoveryResponse", () => {
     expect(api.headers).toEqual({ "content-type": "application/json", "cache-control": "no-cache, private" });
     expect(JSON.parse(api.body as string)).toEqual({ kind: "APIVersions", versions: ["v1"], serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress: "10.0.0.1:6443" }] });
     const apis = discoveryResponse("apis", req(undefined));
-    expect(JSON.parse(apis.body as string)).toEqual(apiGroupList);
+    expect(JSON.parse(apis.body as string)).toEqual(apiGroupList());
     const yaml = discoveryResponse("apis", req("application/yaml"));
     expect(yaml.headers["content-type"]).toBe("application/yaml");
     expect(yaml.body).toMatch(/^kind: APIGroupList\n/);
+  });
+});
+
+describe("kinds added at run time (an Established CRD's)", () => {
+  const crd = {
+    apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "gadgets.toys.example.com" },
+    spec: {
+      group: "toys.example.com", scope: "Cluster", names: { plural: "gadgets", singular: "gadget", kind: "Gadget", shortNames: ["gd"] },
+      versions: [
+        { name: "v1alpha1", served: true, storage: false, schema: { openAPIV3Schema: { type: "object" } } },
+        { name: "v2beta1", served: true, storage: false, schema: { openAPIV3Schema: { type: "object" } } },
+        { name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object" } }, subresources: { status: {} } },
+      ],
+    },
+  };
+
+  it("appear in every discovery document at once, preferred version the highest, and go when removed", () => {
+    const etag = discoveryETag(aggregatedGroups("apis"));
+    expect(apiGroup("toys.example.com")).toBeUndefined();
+    setAddedKinds("gadgets.toys.example.com", customKinds(crd));
+    try {
+      const group = apiGroup("toys.example.com")!;
+      expect(group.versions.map((v) => v.version)).toEqual(["v1", "v2beta1", "v1alpha1"]);
+      expect(group.preferredVersion).toEqual({ groupVersion: "toys.example.com/v1", version: "v1" });
+      expect(apiGroupList().groups.map((g) => g.name)).toContain("toys.example.com");
+      const v1 = resources("toys.example.com/v1");
+      expect(v1.map((r) => r.name)).toEqual(["gadgets", "gadgets/status"]);
+      expect(v1[0]).toMatchObject({ namespaced: false, kind: "Gadget", shortNames: ["gd"], verbs: ["delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"] });
+      // Every version names the storage version in its hash: the same stored objects.
+      expect(resources("toys.example.com/v1alpha1")[0].storageVersionHash).toBe(v1[0].storageVersionHash);
+      expect(resources("toys.example.com/v1alpha1").map((r) => r.name)).toEqual(["gadgets"]);
+      const aggregated = aggregatedGroups("apis").find((g) => g.metadata.name === "toys.example.com")!;
+      expect(aggregated.versions.map((v) => v.version)).toEqual(["v1", "v2beta1", "v1alpha1"]);
+      expect(discoveryETag(aggregatedGroups("apis"))).not.toBe(etag);
+    } finally {
+      setAddedKinds("gadgets.toys.example.com", []);
+    }
+    expect(apiGroup("toys.example.com")).toBeUndefined();
+    expect(apiResourceList("toys.example.com/v1")).toBeUndefined();
+    expect(discoveryETag(aggregatedGroups("apis"))).toBe(etag);
+  });
+
+  it("ranks versions as kube does: GA, then beta, then alpha, higher numbers first, other names last", () => {
+    expect(["v1alpha1", "v2", "foo", "v1", "v11beta2", "v3beta1", "v12alpha1"].sort(kubeVersionOrder))
+      .toEqual(["v2", "v1", "v11beta2", "v3beta1", "v12alpha1", "v1alpha1", "foo"]);
   });
 });

@@ -3,7 +3,8 @@
 // (each kind's group, names, scope and subresources) and the review table (lib/request/review-resources.ts).
 // The aggregated form is built from these (aggregated-discovery.ts), so the two cannot disagree.
 import { createHash } from "node:crypto";
-import { kinds, kindsServedBy, servedGroups } from "../../kinds";
+import { kinds, kindsServedBy, onKindsChanged, servedGroups, servedVersions, versionOf } from "../../kinds";
+import { kubeVersionOrder } from "../../kinds/version-order";
 import { ACTION_SUBRESOURCES } from "../../kinds/reviews";
 import type { AnyKind } from "../../kinds/types";
 import { reviewResources } from "../../request/review-resources";
@@ -11,9 +12,10 @@ import { reviewResources } from "../../request/review-resources";
 
 const VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
 
-/** kube's StorageVersionHash: the first 8 bytes of sha256("<group>/<version>/<kind>"), base64. */
-const storageVersionHash = (group: string, kind: string) =>
-  createHash("sha256").update(`${group}/v1/${kind}`).digest().subarray(0, 8).toString("base64");
+/** kube's StorageVersionHash: the first 8 bytes of sha256("<group>/<storage version>/<kind>"), base64. */
+const storageVersionHash = (group: string, version: string, kind: string) =>
+  createHash("sha256").update(`${group}/${version}/${kind}`).digest().subarray(0, 8).toString("base64");
+
 
 /**
  * kube-apiserver's order of the built-in groups in /apis (its group priorities); groups not in this list follow
@@ -38,20 +40,47 @@ function groupNames(): string[] {
   return [...names].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
 }
 
+/** A group's versions, preferred first (v1 for declared groups and the reviews' groups). */
+export function groupVersions(name: string): string[] {
+  const served = servedVersions(name);
+  return (served.length ? served : ["v1"]).sort(kubeVersionOrder);
+}
+
 function groupEntry(name: string) {
-  const version = { groupVersion: `${name}/v1`, version: "v1" };
-  return { name, versions: [version], preferredVersion: version };
+  const versions = groupVersions(name).map((v) => ({ groupVersion: `${name}/${v}`, version: v }));
+  return { name, versions, preferredVersion: versions[0] };
+}
+
+// Built once and again whenever kinds are added or removed at run time (custom resources).
+let groupNamesCache: string[] | undefined;
+let groupListCache: { kind: string; apiVersion: string; groups: ReturnType<typeof groupEntry>[] } | undefined;
+const resourceLists = new Map<string, unknown>();
+const changeListeners = new Set<() => void>();
+onKindsChanged(() => {
+  groupNamesCache = undefined;
+  groupListCache = undefined;
+  resourceLists.clear();
+  for (const l of changeListeners) l();
+});
+
+/** Called whenever the discovery documents change (the aggregated documents drop their cached copies). */
+export function onDiscoveryChanged(listener: () => void): void {
+  changeListeners.add(listener);
 }
 
 /** The groups under /apis, in kube's order. */
-export const apiGroupNames = groupNames();
+export function apiGroupNames(): string[] {
+  return (groupNamesCache ??= groupNames());
+}
 
-/** `/apis`: every group served besides the core group, each with its single version v1. */
-export const apiGroupList = { kind: "APIGroupList", apiVersion: "v1", groups: apiGroupNames.map(groupEntry) };
+/** `/apis`: every group served besides the core group, each with its versions, preferred first. */
+export function apiGroupList() {
+  return (groupListCache ??= { kind: "APIGroupList", apiVersion: "v1", groups: apiGroupNames().map(groupEntry) });
+}
 
 /** `/apis/<group>`: the APIGroup document, or undefined for a group not served (answer 404). */
 export function apiGroup(name: string) {
-  return apiGroupNames.includes(name) ? { kind: "APIGroup", apiVersion: "v1", ...groupEntry(name) } : undefined;
+  return apiGroupNames().includes(name) ? { kind: "APIGroup", apiVersion: "v1", ...groupEntry(name) } : undefined;
 }
 
 export type ApiResource = Record<string, unknown>;
@@ -64,6 +93,7 @@ function kindResources(k: AnyKind): ApiResource[] {
   ];
   const subresources: [string, ApiResource][] = [
     ...(k.hasStatus ? [sub("status", ["get", "patch", "update"])] : []),
+    ...(k.scale ? [sub("scale", ["get", "patch", "update"], { group: "autoscaling", version: "v1", kind: "Scale" })] : []),
     ...Object.keys(k.updateSubresources ?? {}).map((name) => sub(name, ["update"])),
     ...(k.actionSubresources ?? []).flatMap((name) => {
       const action = ACTION_SUBRESOURCES[name];
@@ -73,10 +103,11 @@ function kindResources(k: AnyKind): ApiResource[] {
   subresources.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return [
     {
-      name: k.plural, singularName: k.singular, namespaced: k.namespaced, kind: k.kind, verbs: k.deleteCollection === false ? VERBS.filter((v) => v !== "deletecollection") : VERBS,
+      name: k.plural, singularName: k.singular, namespaced: k.namespaced, kind: k.kind,
+      verbs: k.verbs ?? (k.deleteCollection === false ? VERBS.filter((v) => v !== "deletecollection") : VERBS),
       ...(k.shortNames.length ? { shortNames: k.shortNames } : {}),
       ...(k.categories.length ? { categories: k.categories } : {}),
-      storageVersionHash: storageVersionHash(k.group ?? "", k.kind),
+      storageVersionHash: storageVersionHash(k.group ?? "", versionOf(k.servedFrom ?? k), k.kind),
     },
     ...subresources.map(([, r]) => r),
   ];
@@ -87,20 +118,20 @@ function buildResourceList(groupVersion: string): unknown {
     // The core list keeps the kinds' declaration order (a stable order kubectl does not depend on).
     return { kind: "APIResourceList", groupVersion, resources: kinds.filter((k) => !k.group).flatMap(kindResources) };
   }
-  const group = groupVersion.endsWith("/v1") ? groupVersion.slice(0, -"/v1".length) : undefined;
-  if (!group || !apiGroupNames.includes(group)) return undefined;
-  const stored = kindsServedBy(group).map((k) => kindResources(k));
+  const slash = groupVersion.lastIndexOf("/");
+  const group = slash > 0 ? groupVersion.slice(0, slash) : undefined;
+  const version = groupVersion.slice(slash + 1);
+  if (!group || !apiGroupNames().includes(group) || !groupVersions(group).includes(version)) return undefined;
+  const stored = kindsServedBy(group, version).map((k) => kindResources(k));
   const reviews = reviewResources
-    .filter((r) => r.group === group)
+    .filter((r) => r.group === group && version === "v1")
     .map((r) => [{ name: r.plural, singularName: r.singular, namespaced: r.namespaced, kind: r.kind, verbs: ["create"] }]);
   // kube-apiserver installs a group version's paths sorted, so its resources come in name order.
   const resources = [...stored, ...reviews].sort((a, b) => (a[0].name as string).localeCompare(b[0].name as string)).flat();
   return { kind: "APIResourceList", apiVersion: "v1", groupVersion, resources };
 }
 
-const resourceLists = new Map<string, unknown>();
-
-/** `/api/v1` (groupVersion "v1") or `/apis/<group>/v1`; undefined for a group version not served (answer 404). */
+/** `/api/v1` (groupVersion "v1") or `/apis/<group>/<version>`; undefined for a group version not served (answer 404). */
 export function apiResourceList(groupVersion = "v1"): unknown {
   if (!resourceLists.has(groupVersion)) {
     const list = buildResourceList(groupVersion);

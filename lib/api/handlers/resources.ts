@@ -7,7 +7,7 @@ import { RESPONSE_KINDS } from "../../codec/protobuf";
 import { parseDeleteOptions, parseListOptions, parseWriteOptions } from "../../registry/options";
 import type { Answer } from "../../registry/registry";
 import { watchFlag, type ResourceRequest } from "../../request/request-info";
-import { errors } from "../../status";
+import { errors, StatusError } from "../../status";
 import type { RequestContext } from "../context";
 import { listResponse } from "../encode/list";
 import { objectResponse } from "../encode/object";
@@ -18,14 +18,27 @@ import { patchObject, patchType } from "../patch";
 import { MAX_BODY_BYTES, readDeleteOptions, readObjectBody } from "../request-body";
 import type { ApiResponse } from "../types";
 import { action } from "./actions";
+import { scale } from "./scale";
 import { watch } from "./watch";
 
-export function resources(ctx: RequestContext, info: ResourceRequest): Promise<ApiResponse> {
+export async function resources(ctx: RequestContext, info: ResourceRequest): Promise<ApiResponse> {
+  const res = await serve(ctx, info);
+  // A deprecated version warns on every request to it, as kube's handler for a CRD's deprecated version does.
+  const deprecated = info.kind.deprecationWarning;
+  if (deprecated !== undefined) res.headers.warning = [...warningHeaders([deprecated]), ...[res.headers.warning ?? []].flat()];
+  return res;
+}
+
+function serve(ctx: RequestContext, info: ResourceRequest): Promise<ApiResponse> {
   const req = ctx.request;
   const watching = info.watchPath || (req.method === "GET" && info.name === undefined && watchFlag(req.query));
   const acting = info.subresource !== undefined && info.kind.actionSubresources?.includes(info.subresource);
   // Kinds without protobuf declarations answer JSON or YAML (as kube does for custom resources).
-  const endpoint = { ...(acting ? ACTION_ENDPOINT : RESOURCE_ENDPOINT), protobuf: acting || RESPONSE_KINDS.has(info.kind.kind) };
+  // A kind without a declared schema (a custom resource) has JSON and YAML serializers only.
+  const endpoint = {
+    ...(acting ? ACTION_ENDPOINT : RESOURCE_ENDPOINT), protobuf: acting || RESPONSE_KINDS.has(info.kind.kind),
+    jsonAndYamlOnly: !acting && !info.kind.schema,
+  };
   const format = negotiate(req.header("accept"), { watch: watching, endpoint });
   const pretty = ctx.pretty || format.pretty;
   if (acting) return action(ctx, info, format, pretty);
@@ -43,6 +56,11 @@ async function verb(ctx: RequestContext, info: ResourceRequest, format: OutputFo
   const q = req.query;
   const ns = namespace ?? "";
   const warnings: string[] = [];
+  if (subresource === "scale" && kind.scale && name !== undefined) {
+    const opts = { ...parseWriteOptions(q, req.method === "PATCH" ? "PatchOptions" : "UpdateOptions"), user };
+    const body = async () => ({ raw: await req.body(MAX_BODY_BYTES), type: req.method === "PATCH" ? patchType(req.header("content-type"), false) : undefined });
+    return scale(reg, kind, ns, name, req.method, format, pretty, body, opts);
+  }
   let answer: Answer;
   switch (req.method) {
     case "GET":
@@ -54,6 +72,7 @@ async function verb(ctx: RequestContext, info: ResourceRequest, format: OutputFo
       break;
     case "POST": {
       if (name !== undefined) throw errors.methodNotAllowed();
+      if (kind.createRefusal) throw new StatusError(405, "MethodNotAllowed", kind.createRefusal, { ...(kind.group ? { group: kind.group } : {}), kind: kind.plural });
       const opts = { ...parseWriteOptions(q), user };
       const check = { mode: opts.fieldValidation, warnings };
       const track = updateTracker(kind, "", managerOrUserAgent(opts.fieldManager, req.header("user-agent")));
@@ -74,7 +93,7 @@ async function verb(ctx: RequestContext, info: ResourceRequest, format: OutputFo
     }
     case "PATCH": {
       if (name === undefined) throw errors.methodNotAllowed();
-      const type = patchType(req.header("content-type"));
+      const type = patchType(req.header("content-type"), kind.schema !== undefined);
       const opts = { ...parseWriteOptions(q, "PatchOptions", type === "apply-patch"), user };
       const manager = managerOrUserAgent(opts.fieldManager, req.header("user-agent"));
       answer = await patchObject(reg, { kind, namespace: ns, name, subresource }, type, await req.body(MAX_BODY_BYTES), { ...opts, manager }, warnings);

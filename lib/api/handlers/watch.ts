@@ -24,14 +24,14 @@ export async function watch(ctx: RequestContext, info: ResourceRequest, format: 
     spec.encode = (type: EventType, object: KubeObject) => {
       const obj = {
         kind: "Table", apiVersion: "meta.k8s.io/v1", metadata: { resourceVersion: object.metadata.resourceVersion },
-        columnDefinitions: first ? columnDefinitions(kind) : null, rows: [tableRow(kind, object, include)],
+        columnDefinitions: first ? columnDefinitions(kind) : null, rows: [tableRow(kind, kind.readAs?.(object) ?? object, include)],
       };
       first = false;
       return `${JSON.stringify({ type, object: obj })}\n`;
     };
   } else {
     // Protobuf frames, metadata views and another group's apiVersion: one encoding per event and framing.
-    spec.framing = watchFraming(kind.kind, apiVersionOf(kind), kind.servedFrom !== undefined, format);
+    spec.framing = watchFraming(kind.kind, apiVersionOf(kind), kind.servedFrom !== undefined, format, kind.readAs);
   }
   // That framing of as=PartialObjectMetadataList ends the stream at its first event (an empty frame).
   const closing = format.as === "PartialObjectMetadataList";
