@@ -11,7 +11,8 @@ import {
   type ServiceAccountTokens,
   type VerifiedServiceAccountToken,
 } from "./service-account-token";
-import { dependencyKey, TokenCache, type Verified } from "./token-cache";
+import { dependencyKey, TOKEN_CACHE_MAX, TokenCache, type Verified } from "./token-cache";
+import { tokenDigest } from "./token-digest";
 import { withAuthenticatedGroup } from "./token-file";
 import { MASTERS_GROUP, AUTHENTICATED_GROUP, type UserInfo } from "./user-info";
 
@@ -191,9 +192,11 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   };
   if (options.adminToken) add(options.adminToken, ADMIN_USER);
   for (const { token, user } of options.staticTokens ?? []) add(token, user);
+  // One keyed digest per request: the static tokens' lookup and the token cache both use it.
+  const digest = tokenDigest();
   let lookupStatic: ReturnType<typeof createTokenAuthenticator>;
   try {
-    lookupStatic = createTokenAuthenticator(entries);
+    lookupStatic = createTokenAuthenticator(entries, digest);
   } catch (err) {
     // Re-word bearer.ts's message with the real user names (it names entries by index here).
     const message = (err as Error).message.replace(/"(\d+)"/g, (_, i: string) => JSON.stringify(statics[Number(i)]?.username ?? i));
@@ -262,20 +265,21 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     return { ok: true, user: serviceAccountUser(token) };
   }
 
-  const cache = options.successCacheTtlMs ? new TokenCache<AuthenticationResult>(now, options.successCacheTtlMs) : undefined;
+  const cache = options.successCacheTtlMs ? new TokenCache<AuthenticationResult>(now, options.successCacheTtlMs, TOKEN_CACHE_MAX, digest) : undefined;
 
   async function authenticate(token: string, opts: AuthenticateOptions = {}): Promise<AuthenticationResult> {
     if (typeof token !== "string" || token === "") return { authenticated: false };
     const requested = opts.audiences?.length ? opts.audiences : apiAudiences;
 
-    const hit = lookupStatic(token);
+    const tokenDigested = digest(token);
+    const hit = lookupStatic.byDigest(tokenDigested);
     if (hit) {
       const audiences = apiAudiences.filter((a) => requested.includes(a));
       if (apiAudiences.length && audiences.length === 0) return { authenticated: false };
       return { authenticated: true, user: copyUser(statics[Number(hit.user)]), audiences };
     }
     // The request path (the API audiences): answered from the cache while it holds the token.
-    if (cache && !opts.audiences?.length) return cache.get(token, (t) => verifyJwt(t, opts, requested));
+    if (cache && !opts.audiences?.length) return cache.getDigested(tokenDigested, token, (t) => verifyJwt(t, opts, requested));
     return (await verifyJwt(token, opts, requested)).value;
   }
 

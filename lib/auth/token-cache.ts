@@ -5,7 +5,7 @@
 // could replay. An entry ends at the earlier of its TTL and the token's own expiry, and is dropped at once when
 // an object it was checked against (the ServiceAccount, its bound Secret, Pod or Node) changes or goes, which
 // is stricter than kube's 10 s. Concurrent misses of one token share one verification, as kube's do.
-import { createHmac, randomBytes } from "node:crypto";
+import { tokenDigest, type TokenDigest } from "./token-digest";
 
 /** kube-apiserver's --authentication-token-success-cache-ttl default. */
 export const TOKEN_SUCCESS_TTL_MS = 10_000;
@@ -32,7 +32,6 @@ interface Entry<T> {
 export const dependencyKey = (resource: string, namespace: string, name: string) => `${resource}/${namespace}/${name}`;
 
 export class TokenCache<T> {
-  private readonly key = randomBytes(32);
   private readonly entries = new Map<string, Entry<T>>();
   /** Dependency -> the entry keys that depend on it. */
   private readonly dependents = new Map<string, Set<string>>();
@@ -40,11 +39,22 @@ export class TokenCache<T> {
   /** Bumped by every `forget`: a verification that started before one is answered but not kept. */
   private generation = 0;
 
-  constructor(private readonly now: () => number = Date.now, private readonly ttlMs = TOKEN_SUCCESS_TTL_MS, private readonly max = TOKEN_CACHE_MAX) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly ttlMs = TOKEN_SUCCESS_TTL_MS,
+    private readonly max = TOKEN_CACHE_MAX,
+    /** The keyed digest entries are filed under (the caller's, when it digests the token anyway). */
+    private readonly digest: TokenDigest = tokenDigest(),
+  ) {}
 
   /** The cached value for `token`, else `verify(token)`'s (kept when it says so; a throw is never kept). */
-  async get(token: string, verify: (token: string) => Promise<Verified<T>>): Promise<T> {
-    const k = createHmac("sha256", this.key).update(token).digest("base64url");
+  get(token: string, verify: (token: string) => Promise<Verified<T>>): Promise<T> {
+    return this.getDigested(this.digest(token), token, verify);
+  }
+
+  /** `get` for a token whose digest (this cache's) the caller made already. */
+  async getDigested(digest: Buffer, token: string, verify: (token: string) => Promise<Verified<T>>): Promise<T> {
+    const k = digest.toString("base64url");
     const hit = this.entries.get(k);
     if (hit) {
       if (hit.until > this.now()) return hit.value;
