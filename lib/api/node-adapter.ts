@@ -240,12 +240,22 @@ async function writeChunks(req: NodeRequest, response: NodeResponse, chunks: Ite
 }
 
 export function nodeApiHandler(runtime: () => Promise<ApiRuntime>) {
+  // Once booted, the runtime is called directly: no promise per request to reach it.
+  let booted: ApiRuntime | undefined;
+  const boot = () => runtime().then((rt) => (booted = rt));
   return (req: NodeRequest, res: NodeResponse): void => {
-    const apiReq = toApiRequest(req);
-    runtime()
-      .then((rt) => handleApi(rt, apiReq))
-      .catch((err) => statusResponse(isStatusError(err) ? err : errors.internal(String(err))))
-      .then((answer) => writeApiResponse(req, res, answer))
+    let answer: Promise<ApiResponse>;
+    try {
+      const apiReq = toApiRequest(req);
+      answer = booted ? handleApi(booted, apiReq) : boot().then((rt) => handleApi(rt, apiReq));
+    } catch (err) {
+      answer = Promise.reject(err);
+    }
+    answer
+      .then(
+        (a) => writeApiResponse(req, res, a),
+        (err) => writeApiResponse(req, res, statusResponse(isStatusError(err) ? err : errors.internal(String(err)))),
+      )
       .catch(() => (res as unknown as Writer).destroy());
   };
 }
