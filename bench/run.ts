@@ -205,6 +205,11 @@ interface LoadRun {
   rssBeforeMiB: number;
   peakRssGrowthMiB: number;
   rssAfterMiB: number;
+  /**
+   * The server process's CPU time (user + system, /proc) per completed request during the run: unlike req/s,
+   * it hardly moves when other processes take the cores, so on a busy box it is the figure to compare.
+   */
+  cpuUsPerRequest: number | null;
   extra?: Record<string, unknown>;
 }
 
@@ -232,7 +237,9 @@ async function measureLoad(t: Target, spec: LoadSpec, seconds: number, roundNo: 
   spec.before?.(t);
   const mem0 = procMemory(t.child.pid);
   await probe(t.child, "reset");
+  const cpu0 = cpuSeconds([t.child.pid!]).get(t.child.pid!);
   const r = await runAutocannon(t, spec, seconds);
+  const cpu1 = cpuSeconds([t.child.pid!]).get(t.child.pid!);
   const s: ProbeStats = await probe(t.child, "stats");
   const mem1 = procMemory(t.child.pid);
   const statusCodes = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, v.count]));
@@ -246,6 +253,7 @@ async function measureLoad(t: Target, spec: LoadSpec, seconds: number, roundNo: 
     bytesPerResponse: completed ? Math.round(r.throughput.total / completed) : 0,
     eldP99Ms: s.eldP99, eldMaxMs: s.eldMax,
     rssBeforeMiB: MiB(mem0.rss), peakRssGrowthMiB: MiB(Math.max(0, s.peakRss - mem0.rss)), rssAfterMiB: MiB(mem1.rss),
+    cpuUsPerRequest: cpuPerRequest(cpu0, cpu1, completed),
     extra: spec.after?.(t, r),
   };
 }
@@ -279,6 +287,9 @@ const results: ScenarioResult[] = [];
 /** The runs of the GET group (get-protobuf reads its ours / ours-protobuf pairs from them). */
 let lastGetRuns: LoadRun[] = [];
 
+const cpuPerRequest = (before: number | undefined, after: number | undefined, requests: number): number | null =>
+  before === undefined || after === undefined || !requests ? null : round(((after - before) * 1e6) / requests, 1);
+
 function loadMedians(runs: LoadRun[], kinds: string[]): Record<string, Record<string, number | null>> {
   const out: Record<string, Record<string, number | null>> = {};
   for (const k of kinds) {
@@ -287,6 +298,7 @@ function loadMedians(runs: LoadRun[], kinds: string[]): Record<string, Record<st
       rps: round(median(rs.map((r) => r.rps)), 1), p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)),
       eldP99Ms: median(rs.map((r) => r.eldP99Ms)), peakRssGrowthMiB: median(rs.map((r) => r.peakRssGrowthMiB)),
       bytesPerResponse: median(rs.map((r) => r.bytesPerResponse)),
+      cpuUsPerRequest: median(rs.flatMap((r) => (r.cpuUsPerRequest === null || r.cpuUsPerRequest === undefined ? [] : [r.cpuUsPerRequest]))),
       non2xxTotal: rs.reduce((a, r) => a + r.non2xx, 0), errorsTotal: rs.reduce((a, r) => a + r.errors + r.timeouts, 0),
     };
   }
@@ -332,11 +344,13 @@ async function measureH2(t: Target, uriFile: string, seconds: number, roundNo: n
   const logFile = path.join(scratch, `h2load-${targetName(t)}-${roundNo}.log`);
   const mem0 = procMemory(t.child.pid);
   await probe(t.child, "reset");
+  const cpu0 = cpuSeconds([t.child.pid!]).get(t.child.pid!);
   const out = await new Promise<string>((resolve, reject) => {
     execFile(H2LOAD, ["-D", String(seconds), "-c", String(H2_CONNECTIONS), "-m", String(H2_STREAMS), "-H", `authorization: ${t.auth}`,
       "-H", `accept: ${t.accept ?? "application/json"}`, "--log-file", logFile, "-i", uriFile],
     { maxBuffer: 16 << 20 }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
   });
+  const cpu1 = cpuSeconds([t.child.pid!]).get(t.child.pid!);
   const s: ProbeStats = await probe(t.child, "stats");
   const mem1 = procMemory(t.child.pid);
   const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? NaN);
@@ -357,6 +371,7 @@ async function measureH2(t: Target, uriFile: string, seconds: number, roundNo: n
     bytesPerResponse: done && Number.isFinite(dataBytes) ? Math.round(dataBytes / done) : 0,
     eldP99Ms: s.eldP99, eldMaxMs: s.eldMax,
     rssBeforeMiB: MiB(mem0.rss), peakRssGrowthMiB: MiB(Math.max(0, s.peakRss - mem0.rss)), rssAfterMiB: MiB(mem1.rss),
+    cpuUsPerRequest: cpuPerRequest(cpu0, cpu1, done),
     extra: { client: `h2load -c ${H2_CONNECTIONS} -m ${H2_STREAMS}`, h2loadSummary: /finished in .*/.exec(out)?.[0] },
   };
 }
@@ -1444,6 +1459,10 @@ function printSummary(out: { env: Record<string, unknown> }): void {
       const sfx = first.num === "ours" ? "" : ` ${first.num}`;
       rows.push([s.scenario, `p50 / p99 ms${sfx}`, `${fmt(a.p50)} / ${fmt(a.p99)}`, `${fmt(b.p50)} / ${fmt(b.p99)}`, first.den, "", "", ""]);
       rows.push([s.scenario, `server ELD p99 ms${sfx}`, fmt(a.eldP99Ms), fmt(b.eldP99Ms), first.den, "", "", ""]);
+      if (a.cpuUsPerRequest != null) {
+        // Inverse, so that it reads like the throughput ratio: ref's CPU per request / ours (1 = as cheap as the ref).
+        rows.push([s.scenario, `server CPU us/request${sfx}`, fmt(a.cpuUsPerRequest), fmt(b.cpuUsPerRequest), first.den, fmt(ratio(b.cpuUsPerRequest, a.cpuUsPerRequest)), "", ""]);
+      }
       for (const t of s.targets.filter((x) => typeof x.value === "boolean")) rows.push([s.scenario, t.name, fmt(t.value), "", "", "", t.goal, fmt(t.met)]);
     }
   }
