@@ -51,6 +51,13 @@ describe("TokenCache", () => {
     release();
     expect(await slow).toBe("stale");
     expect(await cache.get("late", ok("fresh"))).toBe("fresh");
+    // Other objects changing meanwhile (pods come and go all the time) do not keep an answer from being kept.
+    let finish!: () => void;
+    const busy = cache.get("busy", () => new Promise((r) => { finish = () => r({ value: "kept", keep: true, dependsOn: ["pods/ns/mine"] }); }));
+    for (let i = 0; i < 50; i++) cache.forget(`pods/ns/other-${i}`);
+    finish();
+    expect(await busy).toBe("kept");
+    expect(await cache.get("busy", ok("again"))).toBe("kept");
   });
 
   it("holds at most its maximum, dropping expired then oldest entries", async () => {

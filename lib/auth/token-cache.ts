@@ -29,6 +29,9 @@ interface Entry<T> {
   dependsOn: readonly string[];
 }
 
+/** Forgotten dependencies remembered while verifications are in flight; beyond it, every one in flight is dropped. */
+const FORGOTTEN_IN_FLIGHT_MAX = 10_000;
+
 export const dependencyKey = (resource: string, namespace: string, name: string) => `${resource}/${namespace}/${name}`;
 
 export class TokenCache<T> {
@@ -36,8 +39,16 @@ export class TokenCache<T> {
   /** Dependency -> the entry keys that depend on it. */
   private readonly dependents = new Map<string, Set<string>>();
   private readonly inflight = new Map<string, Promise<Verified<T>>>();
-  /** Bumped by every `forget`: a verification that started before one is answered but not kept. */
+  /** Bumped by every `forget` and `clear`. */
   private generation = 0;
+  /**
+   * While verifications are in flight: the generation at which each dependency was last forgotten, so that a
+   * verification overtaken by a change to an object it read is answered but not kept (and one overtaken only by
+   * changes to other objects, the usual case in a busy cluster, still is). Emptied when nothing is in flight.
+   */
+  private readonly forgottenAt = new Map<string, number>();
+  /** A `clear`, or more forgets in flight than forgottenAt keeps: nothing that started before is kept. */
+  private allForgottenAt = -1;
 
   constructor(
     private readonly now: () => number = Date.now,
@@ -62,13 +73,16 @@ export class TokenCache<T> {
     }
     let pending = this.inflight.get(k);
     if (!pending) {
-      const generation = this.generation;
+      const started = this.generation;
       pending = verify(token).then((verified) => {
-        if (verified.keep && generation === this.generation) this.keep(k, verified);
+        if (verified.keep && !this.overtaken(started, verified.dependsOn ?? [])) this.keep(k, verified);
         return verified;
       });
       this.inflight.set(k, pending);
-      const clear = () => { this.inflight.delete(k); };
+      const clear = () => {
+        this.inflight.delete(k);
+        if (this.inflight.size === 0) this.forgottenAt.clear();
+      };
       pending.then(clear, clear);
     }
     return (await pending).value;
@@ -77,6 +91,10 @@ export class TokenCache<T> {
   /** An object an entry depends on changed or went: its entries are dropped (and verifications in flight not kept). */
   forget(dependency: string): void {
     this.generation++;
+    if (this.inflight.size) {
+      if (this.forgottenAt.size >= FORGOTTEN_IN_FLIGHT_MAX) { this.forgottenAt.clear(); this.allForgottenAt = this.generation; }
+      else this.forgottenAt.set(dependency, this.generation);
+    }
     const keys = this.dependents.get(dependency);
     if (!keys) return;
     for (const k of keys) this.drop(k);
@@ -84,13 +102,18 @@ export class TokenCache<T> {
 
   /** Drops everything (the configuration behind the answers changed). */
   clear(): void {
-    this.generation++;
+    this.allForgottenAt = ++this.generation;
     this.entries.clear();
     this.dependents.clear();
   }
 
   get size(): number {
     return this.entries.size;
+  }
+
+  private overtaken(started: number, dependsOn: readonly string[]): boolean {
+    if (this.allForgottenAt > started) return true;
+    return dependsOn.some((d) => (this.forgottenAt.get(d) ?? -1) > started);
   }
 
   private keep(k: string, verified: Verified<T>): void {
