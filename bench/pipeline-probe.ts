@@ -48,8 +48,14 @@ async function loop(token: string, n: number): Promise<number> {
 }
 const rounds = Number(process.env.ROUNDS ?? 5);
 for (let r = 0; r < rounds; r++) {
-  const a = await loop(admin, 20000), s = await loop(saToken, 20000);
+  const only = process.env.ONLY;
+  const a = only === "sa" ? NaN : await loop(admin, 20000), s = only === "admin" ? NaN : await loop(saToken, 20000);
   console.log(`round ${r}: admin ${a.toFixed(1)} CPU us/GET, serviceaccount ${s.toFixed(1)} CPU us/GET`);
+}
+if (process.env.WRITES) {
+  const byKey = new Map<string, number>();
+  for (const e of (rt.store.objects as unknown as { events: { key: { resource: string; namespace: string; name: string } }[] }).events) { const k = `${e.key.resource}/${e.key.namespace}/${e.key.name}`; byKey.set(k, (byKey.get(k) ?? 0) + 1); }
+  console.log([...byKey].sort((a, b) => b[1] - a[1]).slice(0, 5));
 }
 await rt.close();
 process.exit(0);

@@ -5,7 +5,7 @@
 // legacy.go). Signature work is cached by ServiceAccountTokens; the existence checks run on every call, so a
 // deleted account stops working at once. Never prints anything; no error message contains a token.
 import { timingSafeEqual } from "node:crypto";
-import { createTokenAuthenticator, tokenSha256 } from "./bearer";
+import { createTokenAuthenticator } from "./bearer";
 import {
   LEEWAY_SECONDS,
   type ServiceAccountTokens,
@@ -192,12 +192,11 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   };
   if (options.adminToken) add(options.adminToken, ADMIN_USER);
   for (const { token, user } of options.staticTokens ?? []) add(token, user);
-  // One SHA-256 of the token per request: the static tokens are compared with it, and the token cache files
-  // JWT answers under an HMAC of it (hex), so a JWT is hashed once, a short static token never keyed.
-  const keyed = tokenDigest();
+  // One keyed digest per request: the static tokens' lookup and the token cache both use it.
+  const digest = tokenDigest();
   let lookupStatic: ReturnType<typeof createTokenAuthenticator>;
   try {
-    lookupStatic = createTokenAuthenticator(entries);
+    lookupStatic = createTokenAuthenticator(entries, digest);
   } catch (err) {
     // Re-word bearer.ts's message with the real user names (it names entries by index here).
     const message = (err as Error).message.replace(/"(\d+)"/g, (_, i: string) => JSON.stringify(statics[Number(i)]?.username ?? i));
@@ -266,21 +265,21 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     return { ok: true, user: serviceAccountUser(token) };
   }
 
-  const cache = options.successCacheTtlMs ? new TokenCache<AuthenticationResult>(now, options.successCacheTtlMs, TOKEN_CACHE_MAX, keyed) : undefined;
+  const cache = options.successCacheTtlMs ? new TokenCache<AuthenticationResult>(now, options.successCacheTtlMs, TOKEN_CACHE_MAX, digest) : undefined;
 
   async function authenticate(token: string, opts: AuthenticateOptions = {}): Promise<AuthenticationResult> {
     if (typeof token !== "string" || token === "") return { authenticated: false };
     const requested = opts.audiences?.length ? opts.audiences : apiAudiences;
 
-    const sha = tokenSha256(token);
-    const hit = lookupStatic.byDigest(sha);
+    const tokenDigested = digest(token);
+    const hit = lookupStatic.byDigest(tokenDigested);
     if (hit) {
       const audiences = apiAudiences.filter((a) => requested.includes(a));
       if (apiAudiences.length && audiences.length === 0) return { authenticated: false };
       return { authenticated: true, user: copyUser(statics[Number(hit.user)]), audiences };
     }
     // The request path (the API audiences): answered from the cache while it holds the token.
-    if (cache && !opts.audiences?.length) return cache.getDigested(keyed(sha.toString("hex")), token, (t) => verifyJwt(t, opts, requested));
+    if (cache && !opts.audiences?.length) return cache.getDigested(tokenDigested, token, (t) => verifyJwt(t, opts, requested));
     return (await verifyJwt(token, opts, requested)).value;
   }
 

@@ -1,6 +1,7 @@
 // Bearer-token authentication: header parsing and a constant-time token lookup.
 // Never prints anything; error messages never contain a token.
 import { hash, timingSafeEqual } from "node:crypto";
+import type { TokenDigest } from "./token-digest";
 
 export interface TokenEntry {
   token: string;
@@ -15,7 +16,7 @@ export interface AuthenticatedUser {
 
 export interface TokenAuthenticator {
   (token: string): AuthenticatedUser | undefined;
-  /** The same lookup for a token whose tokenSha256 the caller made already. */
+  /** The same lookup for a token already digested (with the digest the authenticator was built with). */
   byDigest(digest: Buffer): AuthenticatedUser | undefined;
 }
 
@@ -29,8 +30,8 @@ export function parseBearer(headerValue: string | null | undefined): string | un
   return match ? match[1] : undefined;
 }
 
-/** SHA-256 of a token, the form static tokens are compared in. One-shot: a Hash object per request cost more than the hashing. */
-export function tokenSha256(token: string): Buffer {
+// One-shot hashing: a Hash object per request cost the request path more than the hashing itself.
+function digest(token: string): Buffer {
   return hash("sha256", token, "buffer") as unknown as Buffer;
 }
 
@@ -40,11 +41,11 @@ export function tokenSha256(token: string): Buffer {
  * nor a token's length is observable through timing.
  * Throws on an empty token or user and on duplicate tokens (messages name users, never tokens).
  */
-export function createTokenAuthenticator(tokens: readonly TokenEntry[]): TokenAuthenticator {
+export function createTokenAuthenticator(tokens: readonly TokenEntry[], digestOf: TokenDigest = digest): TokenAuthenticator {
   const entries = tokens.map((entry, index) => {
     if (typeof entry.token !== "string" || entry.token === "") throw new Error(`token entry ${index} has an empty token`);
     if (typeof entry.user !== "string" || entry.user === "") throw new Error(`token entry ${index} has an empty user name`);
-    return { hash: tokenSha256(entry.token), user: entry.user, groups: [...entry.groups] };
+    return { hash: digestOf(entry.token), user: entry.user, groups: [...entry.groups] };
   });
   for (let i = 0; i < entries.length; i++) {
     for (let j = i + 1; j < entries.length; j++) {
@@ -63,7 +64,7 @@ export function createTokenAuthenticator(tokens: readonly TokenEntry[]): TokenAu
   };
   const lookup = ((token: string) => {
     if (typeof token !== "string" || token === "") return undefined;
-    return byDigest(tokenSha256(token));
+    return byDigest(digestOf(token));
   }) as TokenAuthenticator;
   lookup.byDigest = byDigest;
   return lookup;

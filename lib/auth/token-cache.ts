@@ -1,8 +1,8 @@
 // Token -> identity cache, as kube-apiserver's cachedTokenAuthenticator (k8s.io/apiserver token/cache, wired
 // by pkg/kubeapiserver/authenticator with a 10 s success TTL and no failure caching): a token seen in the last
-// few seconds is answered from memory instead of being verified again. Entries are keyed by an HMAC-SHA256
-// under a random per-process key (of the token, or of its SHA-256 when the caller has it), never by the token
-// itself, so the map holds nothing a heap dump could replay. An entry ends at the earlier of its TTL and the token's own expiry, and is dropped at once when
+// few seconds is answered from memory instead of being verified again. Entries are keyed by an HMAC-SHA256 of
+// the token under a random per-process key, never by the token itself, so the map holds nothing a heap dump
+// could replay. An entry ends at the earlier of its TTL and the token's own expiry, and is dropped at once when
 // an object it was checked against (the ServiceAccount, its bound Secret, Pod or Node) changes or goes, which
 // is stricter than kube's 10 s. Concurrent misses of one token share one verification, as kube's do.
 import { tokenDigest, type TokenDigest } from "./token-digest";

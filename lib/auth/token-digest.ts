@@ -1,6 +1,6 @@
 // The per-process keyed digest of a bearer token: HMAC-SHA256 under a random key made at start, so what is
-// kept in memory is never the token and cannot be matched against guesses without the key (the token cache
-// files its entries under it; the authenticator feeds it the token's SHA-256, which it computes anyway).
+// kept or compared in memory is never the token and cannot be matched against guesses without the key. One
+// digest per request serves both the static-token lookup (bearer.ts) and the token cache (token-cache.ts).
 // Computed as RFC 2104 spells it with two one-shot hashes (a Hmac object per request cost more than the
 // hashing): the key's bytes are kept below 0x80 so its inner pad is ASCII and joins the token as a string
 // (hashed as UTF-8, as Hmac.update hashes a string).
