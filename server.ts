@@ -37,7 +37,9 @@ const api = nodeApiHandler(getRuntime);
 const nextOverHttp2 = nextHandler && http1Bridge((req, res) => void nextHandler!(req, res));
 const listener = (req: ServingRequest, res: ServingResponse) => {
   if (answerUncleanTarget(req, res)) return;
-  const path = (req.url ?? "/").split("?", 1)[0];
+  const url = req.url ?? "/";
+  const q = url.indexOf("?");
+  const path = q < 0 ? url : url.slice(0, q);
   if (!apiViaNext && isApiPath(path)) return api(req, res);
   // Next.js's route handlers see a WHATWG-parsed URL: they read the target as sent from here (and only from here).
   req.headers[REQUEST_TARGET_HEADER] = req.url ?? "/";

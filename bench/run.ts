@@ -4,7 +4,7 @@
 //
 // Environment:
 //   BENCH_QUICK=1            ~1.5 minute smoke run: 1 round, 3 s runs, W=1000 only, no plain-HTTP row
-//   BENCH_SCENARIOS=a,b      any of create,get,get-rbac,get-audit,get-metrics,list,list-pages,watch,watch-<W>,watch-http,watch-http-<W>,replicas,
+//   BENCH_SCENARIOS=a,b      any of create,get,get-h2,get-rbac,get-audit,get-metrics,list,list-pages,watch,watch-<W>,watch-http,watch-http-<W>,replicas,
 //                            get-protobuf,list-protobuf,watch-protobuf,watch-protobuf-<W>
 //   BENCH_ROUNDS=n           measured rounds per target (default 3; quick 1)
 //   BENCH_DURATION=s         seconds per load run and per watch event phase (default 10; quick 3)
@@ -21,7 +21,7 @@
 //   BENCH_REPLICA_RATE=r     replicas: writes per second in the latency runs (default 100)
 import autocannon, { type RequestSpec, type Result } from "autocannon";
 import Database from "better-sqlite3";
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync, mkdirSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
@@ -43,7 +43,7 @@ const ROUNDS = Number(env.BENCH_ROUNDS ?? (QUICK ? 1 : 3));
 const DURATION = Number(env.BENCH_DURATION ?? (QUICK ? 3 : 10));
 const WARMUP = QUICK ? 1 : 3;
 const WATCHERS = (env.BENCH_WATCHERS ?? (QUICK ? "1000" : "100,1000,5000")).split(",").map(Number).filter((n) => n > 0);
-const ALL_SCENARIOS = ["create", "get", "get-rbac", "get-audit", "get-metrics", "get-flowcontrol", "list", "list-pages", "watch", "watch-http", "replicas", "get-protobuf", "list-protobuf", "watch-protobuf"];
+const ALL_SCENARIOS = ["create", "get", "get-h2", "get-rbac", "get-audit", "get-metrics", "get-flowcontrol", "list", "list-pages", "watch", "watch-http", "replicas", "get-protobuf", "list-protobuf", "watch-protobuf"];
 const PROTOBUF = "application/vnd.kubernetes.protobuf";
 /** Quick mode leaves out the plain-HTTP comparison row unless asked for. */
 const DEFAULT_SCENARIOS = QUICK ? ALL_SCENARIOS.filter((s) => s !== "watch-http") : ALL_SCENARIOS;
@@ -100,7 +100,7 @@ const log = (...a: unknown[]) => console.error(`[${new Date().toISOString().slic
 
 // --- servers ------------------------------------------------------------------------------------------
 
-type ServerKind = "ours" | "bare-http" | "raw-sqlite-insert" | "fanout";
+type ServerKind = "ours" | "bare-http" | "bare-h2" | "raw-sqlite-insert" | "fanout";
 
 interface Target {
   kind: ServerKind;
@@ -205,6 +205,11 @@ interface LoadRun {
   rssBeforeMiB: number;
   peakRssGrowthMiB: number;
   rssAfterMiB: number;
+  /**
+   * The server process's CPU time (user + system, /proc) per completed request during the run: unlike req/s,
+   * it hardly moves when other processes take the cores, so on a busy box it is the figure to compare.
+   */
+  cpuUsPerRequest: number | null;
   extra?: Record<string, unknown>;
 }
 
@@ -232,7 +237,9 @@ async function measureLoad(t: Target, spec: LoadSpec, seconds: number, roundNo: 
   spec.before?.(t);
   const mem0 = procMemory(t.child.pid);
   await probe(t.child, "reset");
+  const cpu0 = cpuSeconds([t.child.pid!]).get(t.child.pid!);
   const r = await runAutocannon(t, spec, seconds);
+  const cpu1 = cpuSeconds([t.child.pid!]).get(t.child.pid!);
   const s: ProbeStats = await probe(t.child, "stats");
   const mem1 = procMemory(t.child.pid);
   const statusCodes = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, v.count]));
@@ -246,6 +253,7 @@ async function measureLoad(t: Target, spec: LoadSpec, seconds: number, roundNo: 
     bytesPerResponse: completed ? Math.round(r.throughput.total / completed) : 0,
     eldP99Ms: s.eldP99, eldMaxMs: s.eldMax,
     rssBeforeMiB: MiB(mem0.rss), peakRssGrowthMiB: MiB(Math.max(0, s.peakRss - mem0.rss)), rssAfterMiB: MiB(mem1.rss),
+    cpuUsPerRequest: cpuPerRequest(cpu0, cpu1, completed),
     extra: spec.after?.(t, r),
   };
 }
@@ -279,6 +287,9 @@ const results: ScenarioResult[] = [];
 /** The runs of the GET group (get-protobuf reads its ours / ours-protobuf pairs from them). */
 let lastGetRuns: LoadRun[] = [];
 
+const cpuPerRequest = (before: number | undefined, after: number | undefined, requests: number): number | null =>
+  before === undefined || after === undefined || !requests ? null : round(((after - before) * 1e6) / requests, 1);
+
 function loadMedians(runs: LoadRun[], kinds: string[]): Record<string, Record<string, number | null>> {
   const out: Record<string, Record<string, number | null>> = {};
   for (const k of kinds) {
@@ -287,6 +298,7 @@ function loadMedians(runs: LoadRun[], kinds: string[]): Record<string, Record<st
       rps: round(median(rs.map((r) => r.rps)), 1), p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)),
       eldP99Ms: median(rs.map((r) => r.eldP99Ms)), peakRssGrowthMiB: median(rs.map((r) => r.peakRssGrowthMiB)),
       bytesPerResponse: median(rs.map((r) => r.bytesPerResponse)),
+      cpuUsPerRequest: median(rs.flatMap((r) => (r.cpuUsPerRequest === null || r.cpuUsPerRequest === undefined ? [] : [r.cpuUsPerRequest]))),
       non2xxTotal: rs.reduce((a, r) => a + r.non2xx, 0), errorsTotal: rs.reduce((a, r) => a + r.errors + r.timeouts, 0),
     };
   }
@@ -315,6 +327,97 @@ async function interleavedLoad(targets: Target[], spec: LoadSpec): Promise<LoadR
     }
   }
   return runs;
+}
+
+// --- HTTP/2 load (h2load, nghttp2-client) ------------------------------------------------------------------
+
+const H2LOAD = "h2load";
+const H2_CONNECTIONS = 10;
+const H2_STREAMS = 10;
+
+function h2loadAvailable(): boolean {
+  try { execFileSync(H2LOAD, ["--version"], { stdio: "ignore" }); return true; } catch { return false; }
+}
+
+/** One h2load run of `seconds` over the URIs in `uriFile`; per-request latencies from its --log-file. */
+async function measureH2(t: Target, uriFile: string, seconds: number, roundNo: number): Promise<LoadRun> {
+  const logFile = path.join(scratch, `h2load-${targetName(t)}-${roundNo}.log`);
+  const mem0 = procMemory(t.child.pid);
+  await probe(t.child, "reset");
+  const cpu0 = cpuSeconds([t.child.pid!]).get(t.child.pid!);
+  const out = await new Promise<string>((resolve, reject) => {
+    execFile(H2LOAD, ["-D", String(seconds), "-c", String(H2_CONNECTIONS), "-m", String(H2_STREAMS), "-H", `authorization: ${t.auth}`,
+      "-H", `accept: ${t.accept ?? "application/json"}`, "--log-file", logFile, "-i", uriFile],
+    { maxBuffer: 16 << 20 }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+  });
+  const cpu1 = cpuSeconds([t.child.pid!]).get(t.child.pid!);
+  const s: ProbeStats = await probe(t.child, "stats");
+  const mem1 = procMemory(t.child.pid);
+  const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? NaN);
+  const done = num(/(\d+) done/), succeeded = num(/(\d+) succeeded/), errored = num(/(\d+) errored/) + num(/(\d+) failed/), timeouts = num(/(\d+) timeout/);
+  const codes = /status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx/.exec(out);
+  const statusCodes: Record<string, number> = codes ? { "2xx": Number(codes[1]), "3xx": Number(codes[2]), "4xx": Number(codes[3]), "5xx": Number(codes[4]) } : {};
+  const dataBytes = num(/traffic: .*?(\d+) bytes data/) || num(/(\d+) bytes data/);
+  // --log-file lines: <start time us> \t <status> \t <duration us>
+  const lat = readFileSync(logFile, "utf8").split("\n").filter(Boolean).map((l) => Number(l.split("\t")[2]) / 1000).sort((a, b) => a - b);
+  rmSync(logFile, { force: true });
+  const pct = (p: number) => (lat.length ? lat[Math.min(lat.length - 1, Math.ceil(lat.length * p) - 1)] : 0);
+  const MiB = (b: number) => round(b / 1048576, 1)!;
+  if (!Number.isFinite(done)) throw new Error(`h2load output not understood:\n${out}`);
+  return {
+    target: targetName(t), round: roundNo, rps: round(succeeded / seconds, 1)!,
+    p50: round(pct(0.5), 2)!, p99: round(pct(0.99), 2)!, meanMs: round(lat.reduce((a, b) => a + b, 0) / (lat.length || 1))!,
+    requests: done, non2xx: codes ? Number(codes[2]) + Number(codes[3]) + Number(codes[4]) : done, errors: errored, timeouts, statusCodes,
+    bytesPerResponse: done && Number.isFinite(dataBytes) ? Math.round(dataBytes / done) : 0,
+    eldP99Ms: s.eldP99, eldMaxMs: s.eldMax,
+    rssBeforeMiB: MiB(mem0.rss), peakRssGrowthMiB: MiB(Math.max(0, s.peakRss - mem0.rss)), rssAfterMiB: MiB(mem1.rss),
+    cpuUsPerRequest: cpuPerRequest(cpu0, cpu1, done),
+    extra: { client: `h2load -c ${H2_CONNECTIONS} -m ${H2_STREAMS}`, h2loadSummary: /finished in .*/.exec(out)?.[0] },
+  };
+}
+
+/**
+ * get-h2: the `get` requests over HTTP/2 (as kubectl and client-go speak it) with h2load, against our server
+ * (the same process as `get`) and a bare node:http2 server serving the same bytes, interleaved.
+ */
+async function scenarioGetH2(ours: Target, fixture: string, seedNote: string): Promise<void> {
+  if (!h2loadAvailable()) throw new Error("get-h2 needs h2load: apt-get install -y nghttp2-client (Debian), then rerun");
+  const bare = await startRef("bare-h2", { env: { FIXTURE: fixture } });
+  try {
+    const targets = [ours, bare];
+    // h2load cycles through the URIs it is given: 2,000 random names of the 10,000 (the autocannon runs draw per request).
+    const uriFile = (t: Target) => {
+      const f = path.join(scratch, `h2-uris-${targetName(t)}.txt`);
+      writeFileSync(f, Array.from({ length: 2000 }, () => `${t.url}/api/v1/namespaces/${SEED_NS}/configmaps/${seedName(Math.floor(Math.random() * SEED_COUNT))}`).join("\n") + "\n");
+      return f;
+    };
+    const files = new Map(targets.map((t) => [t, uriFile(t)]));
+    log(`get-h2: GET one of ${SEED_COUNT} ConfigMaps by name over HTTP/2, h2load -c ${H2_CONNECTIONS} -m ${H2_STREAMS}; ${targets.map(targetName).join(", ")}`);
+    for (const t of targets) { log(`  warm-up ${targetName(t)} (${WARMUP}s)`); await measureH2(t, files.get(t)!, WARMUP, 0); }
+    const runs: LoadRun[] = [];
+    for (let r = 1; r <= ROUNDS; r++) {
+      for (const t of targets) {
+        const run = await measureH2(t, files.get(t)!, DURATION, r);
+        log(`  round ${r} ${targetName(t).padEnd(17)} ${String(run.rps).padStart(9)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  non2xx ${run.non2xx}  errors ${run.errors + run.timeouts}`);
+        runs.push(run);
+      }
+    }
+    const medians = loadMedians(runs, ["ours", "bare-h2"]);
+    const r = ratio(medians.ours.rps, medians["bare-h2"].rps);
+    const clean = runs.every((x) => x.non2xx === 0 && x.errors === 0 && x.timeouts === 0);
+    results.push({
+      scenario: "get-h2", title: `get by name over HTTP/2 (h2load -c ${H2_CONNECTIONS} -m ${H2_STREAMS})`,
+      params: { connections: H2_CONNECTIONS, streamsPerConnection: H2_STREAMS, durationS: DURATION, rounds: ROUNDS, objects: SEED_COUNT, client: execFileSync(H2LOAD, ["--version"]).toString().trim() },
+      runs, medians, ratios: { "vs bare-h2": r },
+      targets: [
+        atLeast("get throughput over HTTP/2 vs bare node:http2", r, 0.8, "issue 23", "vs bare-h2"),
+        { name: "no errors / non-2xx (h2)", goal: "0", value: clean, met: clean, source: "plan §8.1 rule 3" },
+      ],
+      notes: [seedNote, "bare-h2 (refs/bare-h2.ts) = node:http2.createSecureServer, HTTP/2 only, the compatibility API, a Map lookup of the same stored JSON; ours = the admin GET on the server of the `get` scenario. h2load cycles through 2,000 random names."],
+    });
+  } finally {
+    await stopChild(bare.child);
+  }
 }
 
 // --- seeding --------------------------------------------------------------------------------------------
@@ -692,6 +795,8 @@ async function scenariosRead(which: string[]): Promise<void> {
         notes: ["ours-noflowcontrol = a second server on a copy of the same data with CLUSTER_CORE_FLOW_CONTROL=off. Both servers run during the whole group."],
       });
     }
+
+    if (which.includes("get-h2")) await scenarioGetH2(ours, seeded.fixture, seedNote);
 
     const protobufNote = "ours-protobuf = the same server and requests with Accept: application/vnd.kubernetes.protobuf (what client-go's typed clients and informers send); interleaved with the JSON ones.";
     if (which.includes("get-protobuf")) {
@@ -1354,6 +1459,10 @@ function printSummary(out: { env: Record<string, unknown> }): void {
       const sfx = first.num === "ours" ? "" : ` ${first.num}`;
       rows.push([s.scenario, `p50 / p99 ms${sfx}`, `${fmt(a.p50)} / ${fmt(a.p99)}`, `${fmt(b.p50)} / ${fmt(b.p99)}`, first.den, "", "", ""]);
       rows.push([s.scenario, `server ELD p99 ms${sfx}`, fmt(a.eldP99Ms), fmt(b.eldP99Ms), first.den, "", "", ""]);
+      if (a.cpuUsPerRequest != null) {
+        // Inverse, so that it reads like the throughput ratio: ref's CPU per request / ours (1 = as cheap as the ref).
+        rows.push([s.scenario, `server CPU us/request${sfx}`, fmt(a.cpuUsPerRequest), fmt(b.cpuUsPerRequest), first.den, fmt(ratio(b.cpuUsPerRequest, a.cpuUsPerRequest)), "", ""]);
+      }
       for (const t of s.targets.filter((x) => typeof x.value === "boolean")) rows.push([s.scenario, t.name, fmt(t.value), "", "", "", t.goal, fmt(t.met)]);
     }
   }
@@ -1389,7 +1498,7 @@ async function main(): Promise<void> {
     }
   };
   if (SCENARIOS.includes("create")) await guard("create", scenarioCreate);
-  const reads = ["get", "get-rbac", "get-audit", "get-metrics", "get-flowcontrol", "get-protobuf", "list", "list-pages", "list-protobuf"].filter((s) => SCENARIOS.includes(s));
+  const reads = ["get", "get-h2", "get-rbac", "get-audit", "get-metrics", "get-flowcontrol", "get-protobuf", "list", "list-pages", "list-protobuf"].filter((s) => SCENARIOS.includes(s));
   if (reads.length) await guard(reads.join("+"), () => scenariosRead(reads));
   const watchList = new Set<number>();
   if (SCENARIOS.includes("watch")) WATCHERS.forEach((w) => watchList.add(w));

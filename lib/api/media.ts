@@ -75,6 +75,20 @@ function before(a: Clause, b: Clause): boolean {
 }
 
 /** goautoneg.ParseAccept: case-sensitive types, space-trimmed parts, then Go's sort (insertion sort for short lists). */
+/** Parsed Accept headers by value: clients send the same few over and over (bounded; cleared when full). */
+const parsedAccept = new Map<string, readonly Clause[]>();
+const PARSED_ACCEPT_MAX = 256;
+
+function parsedAcceptOf(header: string): readonly Clause[] {
+  let clauses = parsedAccept.get(header);
+  if (!clauses) {
+    clauses = parseAccept(header);
+    if (parsedAccept.size >= PARSED_ACCEPT_MAX) parsedAccept.clear();
+    parsedAccept.set(header, clauses);
+  }
+  return clauses;
+}
+
 export function parseAccept(header: string): Clause[] {
   const out: Clause[] = [];
   for (const rawPart of header.split(",")) {
@@ -132,7 +146,7 @@ function acceptOptions(params: Map<string, string>, s: (typeof SERIALIZERS)[numb
 /** NegotiateMediaTypeOptions: the first clause (in goautoneg order) a serializer can satisfy; no header means JSON. */
 function negotiateOptions(accept: string | undefined, endpoint: Restrictions): OutputFormat | undefined {
   if (!accept) return JSON_FORMAT;
-  for (const clause of parseAccept(accept)) {
+  for (const clause of parsedAcceptOf(accept)) {
     for (const s of SERIALIZERS) {
       if (endpoint.jsonAndYamlOnly && s.media === "protobuf") continue;
       const matches = (clause.type === s.type && (clause.subType === s.subType || clause.subType === "*"))

@@ -75,32 +75,52 @@ function rawValues(raw: string[], name: string): string[] {
   return out;
 }
 
+/**
+ * The request as the pipeline reads it: the target split once, headers read from node's objects on demand. A
+ * class, not an object of closures: the request path makes one per request.
+ */
+class NodeApiRequest implements ApiRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly remoteAddress: string | undefined;
+  private bodyRead: Promise<Buffer> | undefined;
+
+  constructor(private readonly req: NodeRequest) {
+    // The target as sent, not a WHATWG URL: that would resolve `%2e%2e` as a `..` segment (climbing to another
+    // path) and turn `\` into `/`, where Go leaves both to the router as a name's bytes.
+    const target = req.url ?? "/";
+    const q = target.indexOf("?");
+    this.method = req.method ?? "GET";
+    this.path = q < 0 ? target : target.slice(0, q);
+    this.query = parseQuery(q < 0 ? "" : target.slice(q + 1));
+    this.remoteAddress = req.socket?.remoteAddress;
+  }
+
+  header(name: string): string | undefined {
+    const v = this.req.headers[name];
+    return Array.isArray(v) ? v.join(", ") : v;
+  }
+
+  // HTTP/2's compat request has no headersDistinct, and its header names include the `:path`-style pseudo-headers.
+  headerValues(name: string): string[] {
+    if (isHttp2(this.req)) return rawValues(this.req.rawHeaders, name);
+    const v = (this.req as IncomingMessage).headersDistinct[name];
+    return v ? [...v] : [];
+  }
+
+  headerNames(): string[] {
+    const names = Object.keys(this.req.headers);
+    return isHttp2(this.req) ? names.filter((n) => !n.startsWith(":")) : names;
+  }
+
+  body(limit: number): Promise<Buffer> {
+    return (this.bodyRead ??= readBody(this.req, limit));
+  }
+}
+
 export function toApiRequest(req: NodeRequest): ApiRequest {
-  // The target as sent, not a WHATWG URL: that would resolve `%2e%2e` as a `..` segment (climbing to another
-  // path) and turn `\` into `/`, where Go leaves both to the router as a name's bytes.
-  const target = req.url ?? "/";
-  const q = target.indexOf("?");
-  let body: Promise<Buffer> | undefined;
-  const overHttp2 = isHttp2(req);
-  return {
-    method: req.method ?? "GET",
-    path: q < 0 ? target : target.slice(0, q),
-    query: parseQuery(q < 0 ? "" : target.slice(q + 1)),
-    header: (name) => {
-      const v = req.headers[name];
-      return Array.isArray(v) ? v.join(", ") : v;
-    },
-    // HTTP/2's compat request has no headersDistinct, and its header names include the `:path`-style pseudo-headers.
-    headerValues: overHttp2
-      ? (name) => rawValues(req.rawHeaders, name)
-      : (name) => {
-          const v = (req as IncomingMessage).headersDistinct[name];
-          return v ? [...v] : [];
-        },
-    headerNames: overHttp2 ? () => Object.keys(req.headers).filter((n) => !n.startsWith(":")) : () => Object.keys(req.headers),
-    body: (limit) => (body ??= readBody(req, limit)),
-    remoteAddress: req.socket?.remoteAddress,
-  };
+  return new NodeApiRequest(req);
 }
 
 export function writeApiResponse(req: NodeRequest, response: NodeResponse, answer: ApiResponse): void {
@@ -220,12 +240,22 @@ async function writeChunks(req: NodeRequest, response: NodeResponse, chunks: Ite
 }
 
 export function nodeApiHandler(runtime: () => Promise<ApiRuntime>) {
+  // Once booted, the runtime is called directly: no promise per request to reach it.
+  let booted: ApiRuntime | undefined;
+  const boot = () => runtime().then((rt) => (booted = rt));
   return (req: NodeRequest, res: NodeResponse): void => {
-    const apiReq = toApiRequest(req);
-    runtime()
-      .then((rt) => handleApi(rt, apiReq))
-      .catch((err) => statusResponse(isStatusError(err) ? err : errors.internal(String(err))))
-      .then((answer) => writeApiResponse(req, res, answer))
+    let answer: Promise<ApiResponse>;
+    try {
+      const apiReq = toApiRequest(req);
+      answer = booted ? handleApi(booted, apiReq) : boot().then((rt) => handleApi(rt, apiReq));
+    } catch (err) {
+      answer = Promise.reject(err);
+    }
+    answer
+      .then(
+        (a) => writeApiResponse(req, res, a),
+        (err) => writeApiResponse(req, res, statusResponse(isStatusError(err) ? err : errors.internal(String(err)))),
+      )
       .catch(() => (res as unknown as Writer).destroy());
   };
 }

@@ -226,3 +226,65 @@ describe("JWT (OIDC) authenticators after ServiceAccount tokens", () => {
     expect(await authenticate.authenticate("oidc-ok", { audiences: ["other"] })).toEqual({ authenticated: false });
   });
 });
+
+describe("the token cache (kube's 10 s success cache)", () => {
+  it("answers a ServiceAccount token from memory until an object it was checked against changes", async () => {
+    const { tokens, authenticate } = setup({ successCacheTtlMs: 10_000 });
+    pods.set("apps/web-0", { uid: "pod-1" });
+    const { token } = await tokens.issue({ ...account, boundObject: { kind: "Pod", name: "web-0", uid: "pod-1" } });
+    expect(await authenticate(token)).toMatchObject({ username: "system:serviceaccount:apps:deployer" });
+    // Gone from the lookup, but nobody said so: the cached answer stands (this is what the cache saves).
+    serviceAccounts.delete("apps/deployer");
+    expect(await authenticate(token)).toMatchObject({ username: "system:serviceaccount:apps:deployer" });
+    // An unrelated object changes: still cached. The account's deletion is reported: refused at once.
+    authenticate.forget("serviceaccounts", "apps", "other");
+    expect(await authenticate(token)).toBeDefined();
+    authenticate.forget("serviceaccounts", "apps", "deployer");
+    expect(await authenticate.authenticate(token)).toEqual({ authenticated: false, error: 'serviceaccounts "deployer" not found' });
+    // Failures are not cached: the account back, the token works again at once.
+    serviceAccounts.set("apps/deployer", { uid: SA_UID });
+    expect(await authenticate(token)).toBeDefined();
+    // The bound Pod goes: its token goes with it.
+    pods.delete("apps/web-0");
+    authenticate.forget("pods", "apps", "web-0");
+    expect(await authenticate.authenticate(token)).toEqual({ authenticated: false, error: "service account token has been invalidated" });
+  });
+
+  it("keeps an answer 10 s at most and never past the token's own expiry", async () => {
+    const { tokens, authenticate } = setup({ successCacheTtlMs: 10_000 });
+    const { token } = await tokens.issue(account);
+    expect(await authenticate(token)).toBeDefined();
+    serviceAccounts.delete("apps/deployer");
+    clock += 9_000;
+    expect(await authenticate(token)).toBeDefined();
+    clock += 1_001;
+    expect(await authenticate(token)).toBeUndefined();
+
+    const asked: string[] = [];
+    const oidc = setup({
+      successCacheTtlMs: 10_000,
+      // An OIDC token that expires in 3 s.
+      jwtAuthenticator: async (t) => { asked.push(t); return t === "oidc-short" && clock <= expiry * 1000 ? { status: "ok", user: { username: "ann", groups: [] }, expiresAt: expiry } : { status: "not-ours" }; },
+    }).authenticate;
+    const expiry = Math.floor(clock / 1000) + 3;
+    expect(await oidc("oidc-short")).toMatchObject({ username: "ann", groups: ["system:authenticated"] });
+    expect(await oidc("oidc-short")).toBeDefined();
+    expect(asked).toHaveLength(1);
+    clock = expiry * 1000 + 1;
+    expect(await oidc("oidc-short")).toBeUndefined();
+    expect(asked).toHaveLength(2);
+  });
+
+  it("is not used for TokenReview's own audiences, and a cached user cannot be changed by its reader", async () => {
+    const { tokens, authenticate } = setup({ successCacheTtlMs: 10_000 });
+    const { token } = await tokens.issue({ ...account, audiences: ["vault"] });
+    expect(await authenticate.authenticate(token, { audiences: ["vault"] })).toMatchObject({ authenticated: true, audiences: ["vault"] });
+    serviceAccounts.delete("apps/deployer");
+    expect(await authenticate.authenticate(token, { audiences: ["vault"] })).toMatchObject({ authenticated: false });
+    serviceAccounts.set("apps/deployer", { uid: SA_UID });
+    const api = (await tokens.issue(account)).token;
+    const user = (await authenticate(api))!;
+    expect(() => user.groups.push("system:masters")).toThrow();
+    expect((await authenticate(api))!.groups).not.toContain("system:masters");
+  });
+});

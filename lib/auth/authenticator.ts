@@ -11,6 +11,8 @@ import {
   type ServiceAccountTokens,
   type VerifiedServiceAccountToken,
 } from "./service-account-token";
+import { dependencyKey, TOKEN_CACHE_MAX, TokenCache, type Verified } from "./token-cache";
+import { tokenDigest } from "./token-digest";
 import { withAuthenticatedGroup } from "./token-file";
 import { MASTERS_GROUP, AUTHENTICATED_GROUP, type UserInfo } from "./user-info";
 
@@ -57,7 +59,8 @@ export interface StaticTokenUser {
 export type TokenAuthenticatorResult =
   | { status: "not-ours" }
   | { status: "refused"; error: string }
-  | { status: "ok"; user: UserInfo };
+  /** `expiresAt`: the token's exp (seconds), after which a cached answer must not be used. */
+  | { status: "ok"; user: UserInfo; expiresAt?: number };
 
 export interface AuthenticatorOptions {
   /** The admin bearer token: user `admin`, groups system:masters and system:authenticated. */
@@ -79,6 +82,12 @@ export interface AuthenticatorOptions {
   onLegacyTokenUsed?: (use: { namespace: string; secretName: string; today: string }) => void;
   /** Clock in milliseconds (tests). */
   now?: () => number;
+  /**
+   * Keep successful JWT answers for the API audiences this long (kube's token success cache: 10 s in
+   * kube-apiserver; 0 or unset: every call verifies). The caller then reports changes to the objects they were
+   * checked against through `forget`, which drops their answers at once.
+   */
+  successCacheTtlMs?: number;
 }
 
 export interface AuthenticateOptions {
@@ -96,6 +105,29 @@ export interface Authenticator {
   (token: string): Promise<UserInfo | undefined>;
   /** Full outcome with audiences and refusal reason, for TokenReview. */
   authenticate(token: string, options?: AuthenticateOptions): Promise<AuthenticationResult>;
+  /**
+   * A ServiceAccount, Secret, Pod or Node changed or went: cached answers checked against it are dropped, so
+   * the next request with their token is checked again (a deleted account's token stops working at once).
+   */
+  forget(resource: string, namespace: string, name: string): void;
+}
+
+/** The objects a ServiceAccount token's answer was checked against (dependencyKey form). */
+function checkedObjects(token: VerifiedServiceAccountToken): string[] {
+  const out = [dependencyKey("serviceaccounts", token.namespace, token.name)];
+  if (token.legacy) out.push(dependencyKey("secrets", token.namespace, token.legacySecretName ?? ""));
+  const bound = token.boundObject;
+  if (bound?.kind === "Secret") out.push(dependencyKey("secrets", token.namespace, bound.name));
+  else if (bound?.kind === "Pod") out.push(dependencyKey("pods", token.namespace, bound.name));
+  else if (bound?.kind === "Node") out.push(dependencyKey("nodes", "", bound.name));
+  return out;
+}
+
+/** A cached user is shared by every request that presents its token: nothing may change it. */
+function frozenUser(user: UserInfo): UserInfo {
+  Object.freeze(user.groups);
+  if (user.extra) { for (const v of Object.values(user.extra)) Object.freeze(v); Object.freeze(user.extra); }
+  return Object.freeze(user);
 }
 
 const ADMIN_USER: UserInfo = { username: "admin", groups: [MASTERS_GROUP, AUTHENTICATED_GROUP] };
@@ -160,9 +192,11 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   };
   if (options.adminToken) add(options.adminToken, ADMIN_USER);
   for (const { token, user } of options.staticTokens ?? []) add(token, user);
+  // One keyed digest per request: the static tokens' lookup and the token cache both use it.
+  const digest = tokenDigest();
   let lookupStatic: ReturnType<typeof createTokenAuthenticator>;
   try {
-    lookupStatic = createTokenAuthenticator(entries);
+    lookupStatic = createTokenAuthenticator(entries, digest);
   } catch (err) {
     // Re-word bearer.ts's message with the real user names (it names entries by index here).
     const message = (err as Error).message.replace(/"(\d+)"/g, (_, i: string) => JSON.stringify(statics[Number(i)]?.username ?? i));
@@ -231,17 +265,27 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     return { ok: true, user: serviceAccountUser(token) };
   }
 
+  const cache = options.successCacheTtlMs ? new TokenCache<AuthenticationResult>(now, options.successCacheTtlMs, TOKEN_CACHE_MAX, digest) : undefined;
+
   async function authenticate(token: string, opts: AuthenticateOptions = {}): Promise<AuthenticationResult> {
     if (typeof token !== "string" || token === "") return { authenticated: false };
     const requested = opts.audiences?.length ? opts.audiences : apiAudiences;
 
-    const hit = lookupStatic(token);
+    const tokenDigested = digest(token);
+    const hit = lookupStatic.byDigest(tokenDigested);
     if (hit) {
       const audiences = apiAudiences.filter((a) => requested.includes(a));
       if (apiAudiences.length && audiences.length === 0) return { authenticated: false };
       return { authenticated: true, user: copyUser(statics[Number(hit.user)]), audiences };
     }
+    // The request path (the API audiences): answered from the cache while it holds the token.
+    if (cache && !opts.audiences?.length) return cache.getDigested(tokenDigested, token, (t) => verifyJwt(t, opts, requested));
+    return (await verifyJwt(token, opts, requested)).value;
+  }
 
+  /** ServiceAccount JWTs, then the OIDC issuers; with what a success may be cached for. */
+  async function verifyJwt(token: string, opts: AuthenticateOptions, requested: readonly string[]): Promise<Verified<AuthenticationResult>> {
+    const refused = (value: AuthenticationResult): Verified<AuthenticationResult> => ({ value, keep: false });
     let saError: string | undefined;
     if (sa && lookup) {
       // Without audiences of its own the request is for the API audiences, which check() caches per token.
@@ -250,8 +294,13 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       else if (checked.status === "valid") {
         const verified = checked.token;
         const validation = verified.legacy ? await validateLegacy(verified, token) : await validateBound(verified);
-        if (!validation.ok) return { authenticated: false, error: validation.error };
-        return { authenticated: true, user: validation.user, audiences: verified.audiences };
+        if (!validation.ok) return refused({ authenticated: false, error: validation.error });
+        return {
+          value: { authenticated: true, user: frozenUser(validation.user), audiences: verified.audiences }, keep: true,
+          // Bound tokens are good until exp plus the leeway their check allows.
+          expiresAtMs: verified.expiresAt !== undefined ? (verified.expiresAt + LEEWAY_SECONDS) * 1000 : undefined,
+          dependsOn: checkedObjects(verified),
+        };
       }
     }
     if (options.jwtAuthenticator) {
@@ -259,12 +308,15 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       if (result.status === "ok") {
         // kube's audience-agnostic wrapper: answers only for the API audiences (or any, without them).
         const audiences = apiAudiences.filter((a) => requested.includes(a));
-        if (apiAudiences.length && audiences.length === 0) return { authenticated: false };
-        return { authenticated: true, user: withAuthenticatedGroup(copyUser(result.user)), audiences };
+        if (apiAudiences.length && audiences.length === 0) return refused({ authenticated: false });
+        return {
+          value: { authenticated: true, user: frozenUser(withAuthenticatedGroup(copyUser(result.user))), audiences }, keep: true,
+          expiresAtMs: result.expiresAt !== undefined ? result.expiresAt * 1000 : undefined,
+        };
       }
-      if (result.status === "refused") return { authenticated: false, error: saError ? `[${saError}, ${result.error}]` : result.error };
+      if (result.status === "refused") return refused({ authenticated: false, error: saError ? `[${saError}, ${result.error}]` : result.error });
     }
-    return saError ? { authenticated: false, error: saError } : { authenticated: false };
+    return refused(saError ? { authenticated: false, error: saError } : { authenticated: false });
   }
 
   const authenticator = (async (token: string) => {
@@ -272,5 +324,6 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     return result.authenticated ? result.user : undefined;
   }) as Authenticator;
   authenticator.authenticate = authenticate;
+  authenticator.forget = (resource, namespace, name) => cache?.forget(dependencyKey(resource, namespace, name));
   return authenticator;
 }

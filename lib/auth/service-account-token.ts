@@ -337,7 +337,6 @@ export class ServiceAccountTokens {
   private readonly extendExpiration: boolean;
   private readonly now: () => number;
   private readonly signatureCache = new Map<string, { until: number; result: Promise<SignatureResult> }>();
-  private readonly resultCache = new Map<string, { until: number; result: TokenCheck }>();
 
   private constructor(privateKey: KeyObject, options: ServiceAccountTokensOptions) {
     const issuers = options.issuers?.length ? [...options.issuers] : [DEFAULT_ISSUER];
@@ -467,22 +466,10 @@ export class ServiceAccountTokens {
   /**
    * Verifies signature, issuer, audiences and (bound tokens) exp/nbf/iat with kube's 60 s leeway, and the claim
    * shape. Signature results are cached for a few seconds by a hash of the token; the time and audience checks
-   * run on every call.
+   * run on every call (whole answers are cached a level up, by lib/auth/token-cache.ts).
    */
-  async check(token: string, options: VerifyOptions = {}): Promise<TokenCheck> {
-    // A token seen in the last few seconds for the API audiences is answered from memory: per request, only
-    // the caller's lookups (does the account still exist?) remain. Entries end no later than the token does.
-    const plain = !options.audiences?.length;
-    const now = this.now();
-    const known = plain ? this.resultCache.get(token) : undefined;
-    if (known && known.until > now) return known.result;
-    const result = await this.checkUncached(token, options);
-    if (plain && result.status === "valid") {
-      const ends = result.token.expiresAt !== undefined ? (result.token.expiresAt + LEEWAY_SECONDS) * 1000 : Infinity;
-      if (this.resultCache.size >= SIGNATURE_CACHE_MAX) this.resultCache.clear();
-      this.resultCache.set(token, { until: Math.min(now + SIGNATURE_CACHE_TTL_MS, ends), result });
-    }
-    return result;
+  check(token: string, options: VerifyOptions = {}): Promise<TokenCheck> {
+    return this.checkUncached(token, options);
   }
 
   private async checkUncached(token: string, options: VerifyOptions): Promise<TokenCheck> {

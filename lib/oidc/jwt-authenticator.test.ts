@@ -46,11 +46,12 @@ const error = (r: TokenResult) => (r.status === "refused" ? r.error : r.status);
 const seconds = () => Math.floor(clock / 1000);
 
 describe("JwtAuthenticator", () => {
-  it("maps a valid token to its user, with the credential id from jti", async () => {
+  it("maps a valid token to its user, with the credential id from jti, and says when the token ends", async () => {
     clock = Date.now();
     const a = await ready(await authenticator());
-    const r = await a.authenticateToken(await issuer.token({ sub: "ann", jti: "abc" }));
-    expect(r).toEqual({ status: "ok", user: { username: "ann", groups: [], extra: { "authentication.kubernetes.io/credential-id": ["JTI=abc"] } } });
+    const exp = seconds() + 600;
+    const r = await a.authenticateToken(await issuer.token({ sub: "ann", jti: "abc", exp }));
+    expect(r).toEqual({ status: "ok", user: { username: "ann", groups: [], extra: { "authentication.kubernetes.io/credential-id": ["JTI=abc"] } }, expiresAt: exp });
   });
 
   it("leaves tokens of other issuers and non-JWTs to other authenticators", async () => {
@@ -131,7 +132,7 @@ describe("JwtAuthenticator", () => {
       claimValidationRules: [{ claim: "hd", requiredValue: "example.com" }],
     }));
     expect(await a.authenticateToken(await issuer.token({ sub: "ann", groups: "devs", oid: "u-1", hd: "example.com" }))).toEqual({
-      status: "ok", user: { username: "corp:ann", uid: "u-1", groups: ["oidc:devs"] },
+      status: "ok", user: { username: "corp:ann", uid: "u-1", groups: ["oidc:devs"] }, expiresAt: expect.any(Number),
     });
     expect(await a.authenticateToken(await issuer.token({ sub: "ann", groups: ["a", "b"], oid: "u-1", hd: "example.com" }))).toMatchObject({ user: { groups: ["oidc:a", "oidc:b"] } });
     expect(error(await a.authenticateToken(await issuer.token({ oid: "u", hd: "other.com" })))).toBe("oidc: required claim hd value does not match. Got = other.com, want = example.com");
@@ -154,6 +155,7 @@ describe("JwtAuthenticator", () => {
     expect(await a.authenticateToken(await issuer.token({ sub: "s1", preferred_username: "ann", roles: ["dev"], tenant: "t1", jti: "j" }))).toEqual({
       status: "ok",
       user: { username: "oidc:ann", uid: "s1", groups: ["role:dev"], extra: { "authentication.kubernetes.io/credential-id": ["JTI=j"], "example.com/tenant": ["t1"] } },
+      expiresAt: expect.any(Number),
     });
     expect(error(await a.authenticateToken(await issuer.token({ preferred_username: "ann", roles: [], tenant: "blocked" })))).toBe(
       "oidc: error evaluating claim validation expression: validation expression 'claims.tenant != 'blocked'' failed: tenant is blocked");

@@ -18,7 +18,8 @@ const RETRY_MAX_MS = 10_000;
 export type TokenResult =
   | { status: "not-ours" }
   | { status: "refused"; error: string }
-  | { status: "ok"; user: UserInfo };
+  /** `expiresAt`: the token's exp (seconds): a cache of this answer must not outlive it. */
+  | { status: "ok"; user: UserInfo; expiresAt: number };
 
 export interface JwtAuthenticatorOptions {
   /** Accepted `alg` values: OIDC_SIGNING_ALGS for the flags, all nine for the structured file. */
@@ -112,7 +113,7 @@ export class JwtAuthenticator {
       return { status: "refused", error: `oidc: verify token: ${(err as Error).message}` };
     }
     try {
-      return { status: "ok", user: mapClaims(this.compiled, claims) };
+      return { status: "ok", user: mapClaims(this.compiled, claims), expiresAt: Math.trunc(Number(claims.exp)) };
     } catch (err) {
       return { status: "refused", error: (err as Error).message };
     }

@@ -135,6 +135,7 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
       recorder.stop();
       rbac.close();
       security.jwt?.close();
+      security.close();
       registry.close();
       await auditLog?.close();
       await store.close();

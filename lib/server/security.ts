@@ -5,6 +5,7 @@
 import { createAuthenticator, LEGACY_TOKEN_LAST_USED_LABEL } from "../auth/authenticator";
 import { defaultJwksUri, jwks, openIdConfiguration } from "../auth/oidc-discovery";
 import { ServiceAccountTokens } from "../auth/service-account-token";
+import { TOKEN_SUCCESS_TTL_MS } from "../auth/token-cache";
 import { loadTokenFile } from "../auth/token-file";
 import type { OidcSettings } from "../config/server-config";
 import { createOidcAuthenticator, type OidcAuthenticator } from "../oidc/oidc-authenticator";
@@ -23,6 +24,8 @@ import { selfSubjectRulesReview } from "../reviews/rules-review";
 import { tokenReview } from "../reviews/token-review";
 
 const RBAC_RESOURCES = new Set(["roles", "clusterroles", "rolebindings", "clusterrolebindings"]);
+/** What a ServiceAccount token is checked against: a change to one drops the cached answers that read it. */
+const TOKEN_OBJECT_RESOURCES = new Set(["serviceaccounts", "secrets", "pods", "nodes"]);
 
 export interface SecurityOptions {
   dataDir: string;
@@ -48,6 +51,8 @@ export interface Security {
   tokens: ServiceAccountTokens;
   /** The OIDC issuers, when configured: closed with the runtime. */
   jwt?: OidcAuthenticator;
+  /** Stops following the watch cache (the token cache's invalidation). */
+  close(): void;
 }
 
 /**
@@ -81,6 +86,8 @@ export async function buildSecurity(registry: Registry, authorizer: RbacAuthoriz
   });
   const authn = createAuthenticator({
     jwtAuthenticator: jwt && ((token) => jwt.authenticate(token)),
+    // kube-apiserver's token cache (10 s); answers that read an object are dropped when it changes (below).
+    successCacheTtlMs: TOKEN_SUCCESS_TTL_MS,
     adminToken: opts.adminToken,
     staticTokens,
     serviceAccountTokens: tokens,
@@ -124,6 +131,12 @@ export async function buildSecurity(registry: Registry, authorizer: RbacAuthoriz
     configuration: () => openIdConfiguration(tokens.issuer, jwksUri, tokens.publicKeys()),
     jwks: () => jwks(tokens.publicKeys()),
   };
+  // A deleted (or changed) ServiceAccount, Secret, Pod or Node revokes the tokens checked against it at once,
+  // not after the cache's 10 s: the event reaches this listener before the delete is answered.
+  const onEvent = (e: { key: { resource: string; namespace: string; name: string } }) => {
+    if (TOKEN_OBJECT_RESOURCES.has(e.key.resource)) authn.forget(e.key.resource, e.key.namespace, e.key.name);
+  };
+  cache.listeners.add(onEvent);
   const authenticate = (token: string): Promise<UserInfo | undefined> => authn(token);
-  return { authenticate, authorizer, actions, oidc, tokens, jwt };
+  return { authenticate, authorizer, actions, oidc, tokens, jwt, close: () => { cache.listeners.delete(onEvent); } };
 }

@@ -83,7 +83,7 @@ export function createServing(options: ServingOptions, listener: Listener): Serv
   });
   const sockets = new Set<Socket>();
   server.on("secureConnection", (socket) => {
-    if (socket.alpnProtocol !== "h2") readHttp1InJs(socket);
+    if (socket.alpnProtocol !== "h2") readHttp1InJsOnceBacklogged(socket);
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
   });
@@ -104,9 +104,24 @@ export function createServing(options: ServingOptions, listener: Listener): Serv
  * (client-node does this) was lost. A `data` listener makes node:http read the socket through the stream
  * instead, whose pause holds the bytes back until the answer has drained. (Plain TCP reads stop at the pause:
  * the INSECURE_HTTP server never showed it.)
+ *
+ * Reading through the stream costs every request of the connection (about a third of a small GET's transport
+ * time here), and only a connection whose answer backs up can pause: so the switch is made at the first write
+ * the socket refuses to take whole (`write` returns false, which is what the parser's pause waits on). A
+ * client that does not pipeline sends its next request only after reading that answer, so the switch always
+ * comes before the bytes it guards against.
  */
-function readHttp1InJs(socket: Socket): void {
-  socket.on("data", () => {});
+function readHttp1InJsOnceBacklogged(socket: Socket): void {
+  const write = socket.write;
+  const watched = function (this: Socket, ...args: Parameters<Socket["write"]>): boolean {
+    const taken = (write as (...a: unknown[]) => boolean).apply(this, args);
+    if (!taken && socket.write === watched) {
+      socket.write = write;
+      socket.on("data", () => {});
+    }
+    return taken;
+  };
+  socket.write = watched as Socket["write"];
 }
 
 /** HTTP/2 has no request timeout of its own: a stream whose body is still arriving at the deadline is reset. */

@@ -57,6 +57,13 @@ export interface Dialect {
   reads<T>(fn: (s: Session) => Promise<T>): Promise<T>;
   /** The store's latest committed revision, as cheaply as the database allows (consistent reads ask it). */
   latestRevision(): Promise<number> | number;
+  /**
+   * A value that changes whenever another process (another database connection) commits, read without a
+   * query: SQLite's `PRAGMA data_version` on the write connection, which this process's own commits leave
+   * alone. Absent where no such signal keeps read-your-writes across processes (PostgreSQL: a notification
+   * arrives after the other process acknowledged its write, so the counter is read instead).
+   */
+  changeSignal?(): number;
   /** One compaction round; the number of entries removed, or undefined when another process is compacting. */
   compact(round: CompactionRound): Promise<number | undefined>;
   close(): Promise<void>;

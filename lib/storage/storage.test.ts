@@ -91,6 +91,31 @@ describe.each(testBackends)("revision log and watch cache on %s", (b) => {
     expect(two.objects.get(key("fresh"))).toBeDefined();
   });
 
+  it("a consistent read asks the database only when another process committed since (SQLite's data_version)", async () => {
+    const { store: one, file } = await fresh();
+    const { store: two } = await fresh(file);
+    let asked = 0;
+    const dialect = two.parts.dialect;
+    const latest = dialect.latestRevision.bind(dialect);
+    dialect.latestRevision = () => { asked++; return latest() as never; };
+    await two.objects.catchUp();
+    asked = 0;
+    // Nobody wrote, then only this process wrote: its own commits are in its cache before they are answered.
+    for (let i = 0; i < 5; i++) await two.objects.catchUp();
+    expect((await two.writer.commit({ type: "create", key: key("own"), object: cm("own") })).ok).toBe(true);
+    await two.objects.catchUp();
+    expect(two.objects.get(key("own"))).toBeDefined();
+    expect(asked).toBe(dialect.name === "sqlite" ? 0 : 6);
+    // Another process's acknowledged write is read at once (the counter is asked, then the log).
+    asked = 0;
+    expect((await one.writer.commit({ type: "create", key: key("other"), object: cm("other") })).ok).toBe(true);
+    await two.objects.catchUp();
+    expect(two.objects.get(key("other"))).toBeDefined();
+    expect(asked).toBe(1);
+    await two.objects.catchUp();
+    expect(asked).toBe(dialect.name === "sqlite" ? 1 : 2);
+  });
+
   it("keeps acknowledged writes across a reopen", async () => {
     const { store, file } = await fresh();
     const r = await store.writer.commit({ type: "create", key: key("kept"), object: cm("kept", { a: "b" }) });

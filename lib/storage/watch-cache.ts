@@ -31,6 +31,8 @@ export class WatchCache implements ObjectStore {
   private readonly resources = new Map<string, ResourceState>();
   private history: CachedEvent[] = [];
   private waiters: { rev: number; resolve: () => void }[] = [];
+  /** The change signal read before the last catch-up's counter read (see catchUp). */
+  private caughtUpAt: number | undefined;
   private timer: NodeJS.Timeout | null = null;
   private readonly broadcaster: Broadcaster;
   readonly listeners: Set<(e: LogEvent) => void>;
@@ -38,7 +40,7 @@ export class WatchCache implements ObjectStore {
   constructor(
     private readonly options: { windowMs: number; maxHistory: number; bookmarkIntervalMs: number },
     /** The store's revision counter (consistent reads compare with it). */
-    private readonly counter: Pick<Dialect, "latestRevision">,
+    private readonly counter: Pick<Dialect, "latestRevision" | "changeSignal">,
     /** Reads the log's tail now (the tailer): what other processes committed reaches the cache. */
     private readonly readLog: () => Promise<void>,
   ) {
@@ -174,12 +176,19 @@ export class WatchCache implements ObjectStore {
 
   /**
    * For consistent reads (resourceVersion unset): catch up with the store's latest revision first, so a write
-   * acknowledged by another process on the same store is visible. Reading the counter is a few microseconds on
-   * SQLite (a read-only connection) and one query on PostgreSQL, as kube-apiserver asks etcd for its revision.
+   * acknowledged by another process on the same store is visible. On SQLite the counter is read only when
+   * another process committed since the last catch-up (its change signal); on PostgreSQL it is one query per
+   * call, as kube-apiserver asks etcd for its revision.
    */
   async catchUp(): Promise<void> {
+    // Nobody else committed since the last catch-up (the dialect's change signal is unchanged): the database
+    // holds nothing newer than this process's own commits, which reach the cache before they are answered.
+    const signal = this.counter.changeSignal?.();
+    if (signal !== undefined && signal === this.caughtUpAt) return;
     const latest = await this.counter.latestRevision();
-    if (latest > this.rev) await this.waitFor(latest);
+    if (latest > this.rev && !(await this.waitFor(latest))) return;
+    // Read before the counter: a commit after that read changes the signal again.
+    if (signal !== undefined) this.caughtUpAt = signal;
   }
 
   get(key: ObjectKey): StoredObject | undefined {
