@@ -21,6 +21,8 @@ export function servedAs(kind: AnyKind, obj: KubeObject): KubeObject | undefined
 
 export function objectResponse(kind: AnyKind, answer: Extract<Answer, { object: unknown }>, format: OutputFormat, pretty: boolean, include: IncludeObject): ApiResponse {
   const headers = { ...BASE_HEADERS, "content-type": contentType(format.media) };
+  // The stored serialisation as it is: the object itself is not read (the cache parses it only on demand).
+  if (answer.json !== undefined && format.media === "json" && !pretty && !format.as && !kind.servedFrom) return { status: answer.code, headers, body: `${answer.json}\n` };
   const stored = answer.object as KubeObject;
   const served = servedAs(kind, stored);
   const a = served ? { ...answer, object: served, json: undefined } : answer;
