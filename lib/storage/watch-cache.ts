@@ -101,6 +101,7 @@ export class WatchCache implements ObjectStore {
       // The key's latest entry is the current state: the same object, not a second copy of its bytes.
       const current = this.resources.get(r.key.resource)?.objects.get(objectKeyString(r.key));
       const after = current && current.rev === r.rev ? current : new CachedObject(prev?.key ?? internKey(r.key), r.rev, r.json, undefined, r.stale);
+      if (r.current && after !== current) throw new Error(`start-up snapshot: ${r.key.resource} ${objectKeyString(r.key)} at ${r.rev} is not the current object`);
       events.push(new HistoryEvent(r.type, after, prev, r.createdAt ?? Date.now()));
       state.set(k, r.type === "DELETED" ? null : after);
     }
