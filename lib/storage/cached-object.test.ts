@@ -4,7 +4,7 @@ import v8 from "node:v8";
 import vm from "node:vm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { KubeObject } from "../kinds/types";
-import { CachedObject, forgetParsed, parseStats, RECENT_OBJECTS } from "./cached-object";
+import { CachedObject, forgetParsed, metadataSpan, parseStats, RECENT_OBJECTS } from "./cached-object";
 import { HistoryEvent } from "./history-event";
 import type { LogRow } from "./log-rows";
 import type { StoreSnapshot } from "./startup-snapshot";
@@ -70,6 +70,25 @@ describe("a cached object", () => {
     expect(o.isParsed).toBe(false);
     expect(o.object).toEqual(first);
     expect(parseStats.parsed).toBe(before + 2);
+  });
+
+  it("gives its metadata without parsing the whole object, equal to the parsed object's", () => {
+    const tricky = [
+      { apiVersion: "v1", kind: "Widget", metadata: { name: "a", labels: { "x": "}{\"metadata\":{" } }, data: { q: "\\\"" } },
+      // A nested `metadata` (a template) before the object's own, and strings holding braces and quotes.
+      { spec: { template: { metadata: { name: "inner" } }, note: "{\"metadata\":1}" }, metadata: { name: "outer", annotations: { a: "[{]}\\" } } },
+      { kind: "Widget", data: { metadata: "not it" }, metadata: { name: "c", finalizers: ["x/y"], ownerReferences: [{ uid: "u", name: "o" }] } },
+      { kind: "Widget", metadata: {} },
+    ];
+    for (const value of tricky) {
+      const o = new CachedObject(k, 1, JSON.stringify(value));
+      expect(o.metadata).toEqual(value.metadata);
+      expect(o.isParsed).toBe(false);
+    }
+    expect(metadataSpan(JSON.stringify({ kind: "Widget" }))).toBeUndefined();
+    // Not the store's compact form: the whole object is parsed instead.
+    const spaced = new CachedObject(k, 1, JSON.stringify({ metadata: { name: "s" } }, null, 2));
+    expect(spaced.metadata).toEqual({ name: "s" });
   });
 
   it("keeps only the most recently parsed objects at hand", () => {
