@@ -53,7 +53,8 @@ export class Informer {
     const initial = this.handlers.has(ALL_RESOURCES) ? [...this.source.allObjects()]
       : [...this.handlers.keys()].flatMap((resource) => this.source.list(resource));
     for (const o of initial) {
-      this.dispatch({ type: "ADDED", key: o.key, get object() { return o.object; }, get metadata() { return o.metadata ?? o.object.metadata; } });
+      let metadata: ObjectMeta | undefined;
+      this.dispatch({ type: "ADDED", key: o.key, get object() { return o.object; }, get metadata() { return (metadata ??= o.metadata ?? o.object.metadata); } });
     }
     this.listener = (e) => this.dispatch({
       type: e.type, key: e.key, get object() { return e.object; }, get old() { return e.prev?.object; }, get metadata() { return e.object.metadata; },
