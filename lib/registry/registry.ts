@@ -29,7 +29,8 @@ import { checkResourceVersion, type DeleteOptions, type ListOptions, type WriteO
 
 /** What a verb answers: an object (with its serialisation when already known) or a list. */
 export type Answer =
-  | { code: number; object: unknown; json?: string }
+  /** `stored`: the store's own object the answer is (its encodings can be kept with it). */
+  | { code: number; object: unknown; json?: string; stored?: StoredObject }
   | { code: 200; list: ListAnswer };
 
 export interface ListAnswer {
@@ -159,7 +160,7 @@ export class Registry {
     const found = this.store.objects.get(this.key(kind, namespace, name));
     if (!found) throw errors.notFound(groupResource(kind), name);
     // The cache parses an object when it is read (lib/storage): a JSON answer sends `json` and never asks.
-    return { code: 200, get object() { return found.object; }, json: found.json };
+    return { code: 200, get object() { return found.object; }, json: found.json, stored: found };
   }
 
   private async waitForRevision(rev: number): Promise<void> {

@@ -9,9 +9,9 @@ import type { KubeObject, ObjectMeta } from "../kinds/types";
 import type { ObjectKey, StoredObject } from "./types";
 
 /** At most this many parsed objects are kept at hand ... */
-export const RECENT_OBJECTS = 4096;
+export const RECENT_OBJECTS = 1024;
 /** ... and at most the parsed forms of this many bytes of JSON. */
-export const RECENT_JSON_BYTES = 16 * 1024 * 1024;
+export const RECENT_JSON_BYTES = 4 * 1024 * 1024;
 
 /** The most recently parsed objects, oldest first (a ring buffer): an object leaving it drops its parsed form. */
 const recent: (CachedObject | undefined)[] = new Array(RECENT_OBJECTS);
