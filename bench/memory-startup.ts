@@ -2,7 +2,7 @@
 //
 //   node --import tsx bench/memory-startup.ts seed <dir> pods 150000        # seed a data directory in-process
 //   node --import tsx bench/memory-startup.ts seed <dir> configmaps 1000000
-//   node --import tsx bench/memory-startup.ts measure <dir> [--tree DIR] [--runs N] [--out FILE] [--cpu-prof DIR]
+//   node --import tsx bench/memory-startup.ts measure <dir> [--tree DIR] [--runs N] [--out FILE] [--cpu-prof DIR] [--window SECONDS]
 //
 // `seed` creates the objects through lib/registry's Registry.create over lib/storage on the data directory
 // (the server's write path minus HTTP and admission, as bench/run.ts seeds), with the Namespaces first.
@@ -10,7 +10,9 @@
 // (`NODE_ENV=production node --expose-gc --import tsx --import ./bench/probe.ts server.ts`, console off) from
 // `--tree` (default: this working tree), and reports the time from spawn to the first 200 of /readyz, then
 // (after two forced GCs) the process's heap and RSS per stored object against the objects' JSON bytes
-// (SUM(LENGTH(object)) of the CurrentObject table) and the machine's load average.
+// (SUM(LENGTH(object)) of the CurrentObject table) and the machine's load average. `--window` sets the
+// server's COMPACTION_WINDOW_SECONDS: a window longer than the seeding's age keeps the seeded writes in the
+// watch history (a restart soon after the writes); with the default 300 s they leave it at the first trim.
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import https from "node:https";
@@ -137,7 +139,7 @@ function probe(child: Child, cmd?: string): Promise<ProbeStats> {
   });
 }
 
-async function measureOnce(seeded: string, tree: string, cpuProf?: string) {
+async function measureOnce(seeded: string, tree: string, cpuProf?: string, windowSeconds?: string) {
   const dir = path.join(os.tmpdir(), `memory-startup-run-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
   cpSync(seeded, dir, { recursive: true });
@@ -150,7 +152,7 @@ async function measureOnce(seeded: string, tree: string, cpuProf?: string) {
   const t0 = performance.now();
   const child = startChild("ours", process.execPath, args, {
     cwd: tree, ipc: true,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dir, CLUSTER_CORE_CONSOLE: "off", NODE_ENV: "production" },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dir, CLUSTER_CORE_CONSOLE: "off", NODE_ENV: "production", ...(windowSeconds ? { COMPACTION_WINDOW_SECONDS: windowSeconds } : {}) },
   });
   let ready = 0;
   let ca: Buffer | undefined;
@@ -187,13 +189,13 @@ async function measure(seeded: string, flags: Record<string, string>): Promise<v
   const results = [];
   for (let r = 0; r < runs; r++) {
     const load = os.loadavg();
-    const res = await measureOnce(seeded, tree, flags["cpu-prof"]);
+    const res = await measureOnce(seeded, tree, flags["cpu-prof"], flags.window);
     results.push({ ...res, loadAverage: load.map((x) => Number(x.toFixed(2))) });
     console.log(JSON.stringify(results[results.length - 1]));
   }
   let sha = "";
   try { sha = execFileSync("git", ["-C", tree, "rev-parse", "HEAD"], { encoding: "utf8" }).trim(); } catch { /* not a checkout */ }
-  const out = { when: new Date().toISOString(), tree, gitSha: sha, seeded, node: process.version, cpus: os.cpus().length, runs: results };
+  const out = { when: new Date().toISOString(), tree, gitSha: sha, seeded, compactionWindowSeconds: flags.window ?? "default (300)", node: process.version, cpus: os.cpus().length, runs: results };
   if (flags.out) writeFileSync(flags.out, JSON.stringify(out, null, 2) + "\n");
 }
 
