@@ -203,7 +203,8 @@ export class Registry {
     try {
       remaining = cache.scan(kind.plural, { namespace: ns, atRev, startAfter: after }, (c) => {
         if (filter.name !== undefined && c.key.name !== filter.name) return true;
-        if (!filter.empty && !filter.matches(c.object)) return true;
+        // A label selector reads the labels the cache keeps, not the whole (parsed on demand) object.
+        if (filter.matchesLabels ? !filter.matchesLabels(c.labels ?? c.object.metadata.labels) : !filter.empty && !filter.matches(c.object)) return true;
         items.push(c);
         return !(limit > 0 && items.length === limit);
       });

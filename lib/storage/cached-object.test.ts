@@ -91,6 +91,18 @@ describe("a cached object", () => {
     expect(spaced.metadata).toEqual({ name: "s" });
   });
 
+  it("keeps its labels at hand for label selectors once read, without the parsed object", () => {
+    forgetParsed();
+    const o = new CachedObject(k, 1, JSON.stringify({ kind: "Widget", metadata: { name: "l", labels: { app: "web", tier: "a" } }, data: { big: "x".repeat(1000) } }));
+    const before = parseStats.parsed;
+    const labels = o.labels;
+    expect(labels).toEqual({ app: "web", tier: "a" });
+    expect(o.isParsed).toBe(false);
+    expect(o.labels).toBe(labels);
+    expect(parseStats.parsed).toBe(before);
+    expect(new CachedObject(k, 1, JSON.stringify(cm("n"))).labels).toEqual({});
+  });
+
   it("keeps only the most recently parsed objects at hand", () => {
     forgetParsed();
     const many = Array.from({ length: RECENT_OBJECTS + 100 }, (_, i) => new CachedObject({ ...k, name: `w${i}` }, i, JSON.stringify(cm(`w${i}`))));

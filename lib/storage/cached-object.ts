@@ -41,8 +41,11 @@ export function forgetParsed(): void {
   head = count = recentBytes = 0;
 }
 
+const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
+
 export class CachedObject implements StoredObject {
   private parsed: KubeObject | undefined;
+  private labelSet: Readonly<Record<string, string>> | undefined;
   readonly stale?: boolean;
 
   constructor(readonly key: ObjectKey, readonly rev: number, readonly json: string, object?: KubeObject, stale?: boolean) {
@@ -70,6 +73,14 @@ export class CachedObject implements StoredObject {
     if (this.parsed) return this.parsed.metadata;
     const span = metadataSpan(this.json);
     return span ? (JSON.parse(this.json.slice(span[0], span[1])) as ObjectMeta) : this.object.metadata;
+  }
+
+  /**
+   * `metadata.labels` ({} for none), kept once read: label selectors read them on every list, as kube's watch
+   * cache keeps each object's labels beside it (a few small strings, not the object).
+   */
+  get labels(): Readonly<Record<string, string>> {
+    return (this.labelSet ??= this.metadata.labels ?? NO_LABELS);
   }
 
   /** Whether the parsed form is at hand now (tests). */

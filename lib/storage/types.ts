@@ -21,6 +21,8 @@ export interface StoredObject {
   json: string;
   /** `object.metadata`, which the cache can give without parsing the whole object. */
   readonly metadata?: ObjectMeta;
+  /** `object.metadata.labels` ({} for none), which the cache keeps at hand once read (label selectors). */
+  readonly labels?: Readonly<Record<string, string>>;
   /**
    * The database holds this object in a form other than the one a write would produce now (an older
    * encryption provider or key, see lib/encryption): an unchanged update must still write it (key rotation).
