@@ -334,12 +334,12 @@ export class EndpointsController {
 
   /** The services whose Endpoints a pod change can move (GetServicesToUpdateOnPodChange). */
   private onPod(e: InformerEvent): void {
-    const pod = e.object as Pod;
     const namespace = e.key.namespace;
     if (e.type !== "MODIFIED" || !e.old) {
-      for (const key of this.servicesSelecting(namespace, pod.metadata.labels)) this.queue.add(key);
+      for (const key of this.servicesSelecting(namespace, e.metadata.labels)) this.queue.add(key);
       return;
     }
+    const pod = e.object as Pod;
     const old = e.old as Pod;
     if (old.metadata.resourceVersion === pod.metadata.resourceVersion) return;
     const labelsChanged = !same(old.metadata.labels, pod.metadata.labels) ||

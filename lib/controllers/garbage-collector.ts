@@ -86,29 +86,31 @@ export class GarbageCollector {
   // --- the graph: kept from events, cheap; decisions are made in sync() ------------------------------------
 
   private observe(e: InformerEvent): void {
-    const uid = e.object.metadata.uid;
+    // Only metadata is read here (the cache then need not parse every object at start-up).
+    const object = { metadata: e.metadata } as KubeObject;
+    const uid = object.metadata.uid;
     if (!uid || GC_IGNORED_RESOURCES.has(`${this.kindsByPlural.get(e.key.resource)?.group ?? ""}/${e.key.resource}`)) return;
     const before = e.old ? ownersOf(e.old) : [];
     if (e.type === "DELETED") {
       this.located.delete(uid);
-      for (const ref of ownersOf(e.object)) this.unlink(ref.uid, uid);
+      for (const ref of ownersOf(object)) this.unlink(ref.uid, uid);
       // Its dependents may have lost their last owner.
       for (const dep of this.dependents.get(uid) ?? []) this.queue.add(dep);
       // An owner waiting in the foreground may have lost its last blocking dependent.
-      for (const ref of ownersOf(e.object)) this.enqueueIfWaiting(ref.uid);
+      for (const ref of ownersOf(object)) this.enqueueIfWaiting(ref.uid);
       return;
     }
     this.located.set(uid, e.key);
-    const after = ownersOf(e.object);
+    const after = ownersOf(object);
     const afterUids = new Set(after.map((r) => r.uid));
     for (const ref of before) {
       if (!afterUids.has(ref.uid)) { this.unlink(ref.uid, uid); this.enqueueIfWaiting(ref.uid); }
     }
     for (const ref of after) this.link(ref.uid, uid);
-    const startsDeleting = isDeleting(e.object) && !(e.old && isDeleting(e.old));
-    if (isOrphaning(e.object) || isDeletingDependents(e.object)) this.queue.add(uid);
+    const startsDeleting = isDeleting(object) && !(e.old && isDeleting(e.old));
+    if (isOrphaning(object) || isDeletingDependents(object)) this.queue.add(uid);
     // An owner starting a foreground deletion: every dependent is looked at (kube's graph builder does this).
-    if (isDeletingDependents(e.object) && (startsDeleting || !(e.old && isDeletingDependents(e.old)))) {
+    if (isDeletingDependents(object) && (startsDeleting || !(e.old && isDeletingDependents(e.old)))) {
       for (const dep of this.dependents.get(uid) ?? []) this.queue.add(dep);
     }
     if (after.length && (e.type === "ADDED" || !sameOwners(before, after) || after.some((r) => this.ownerNeedsLook(r)))) {

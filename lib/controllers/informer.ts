@@ -1,7 +1,7 @@
 // One informer over the registry's watch cache (client-go's shared informer, reduced): handlers per resource get
 // every current object once as ADDED (the initial list), then every committed change in revision order. The
 // cache is the lister: reads go to it directly, so handlers stay cheap and enqueue keys for a work queue.
-import type { KubeObject } from "../kinds/types";
+import type { KubeObject, ObjectMeta } from "../kinds/types";
 import type { EventType, LogEvent, ObjectKey, StoredObject } from "../storage";
 
 export interface InformerEvent {
@@ -11,6 +11,8 @@ export interface InformerEvent {
   object: KubeObject;
   /** The object before the change, when there was one. */
   old?: KubeObject;
+  /** `object.metadata`: a handler that needs no more reads this (the cache need not parse the whole object). */
+  metadata: ObjectMeta;
 }
 
 export type InformerHandler = (event: InformerEvent) => void;
@@ -46,8 +48,17 @@ export class Informer {
    */
   start(): void {
     if (this.listener) return;
-    for (const o of [...this.source.allObjects()]) this.dispatch({ type: "ADDED", key: o.key, object: o.object });
-    this.listener = (e) => this.dispatch({ type: e.type, key: e.key, object: e.object, old: e.prev?.object });
+    // Only the resources handlers asked for (every one with an ALL_RESOURCES handler); an event's object is
+    // read from the cache when a handler reads it (the cache parses objects on demand).
+    const initial = this.handlers.has(ALL_RESOURCES) ? [...this.source.allObjects()]
+      : [...this.handlers.keys()].flatMap((resource) => this.source.list(resource));
+    for (const o of initial) {
+      let metadata: ObjectMeta | undefined;
+      this.dispatch({ type: "ADDED", key: o.key, get object() { return o.object; }, get metadata() { return (metadata ??= o.metadata ?? o.object.metadata); } });
+    }
+    this.listener = (e) => this.dispatch({
+      type: e.type, key: e.key, get object() { return e.object; }, get old() { return e.prev?.object; }, get metadata() { return e.object.metadata; },
+    });
     this.source.listeners.add(this.listener);
   }
 

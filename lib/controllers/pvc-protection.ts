@@ -76,6 +76,8 @@ export class PvcProtectionController {
     // A pod going (or finishing, or named differently now) may free the claims it named; only claims being
     // deleted care.
     opts.informer.on(podKind.plural, (e) => {
+      // Most namespaces have no claim being deleted: the pod need not be read.
+      if (!this.informer.list(claimKind.plural, e.key.namespace).some((c) => isDeletionCandidate(c, PVC_PROTECTION_FINALIZER))) return;
       const names = new Set<string>();
       for (const pod of [e.object, e.old]) {
         if (!pod) continue;

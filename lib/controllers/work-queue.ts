@@ -13,7 +13,9 @@ export interface WorkQueueOptions {
 }
 
 export class WorkQueue {
-  private readonly queue: string[] = [];
+  /** Keys waiting, from `head` on (taking from the front of a large array one by one would copy it each time). */
+  private queue: string[] = [];
+  private head = 0;
   private readonly queued = new Set<string>();
   private readonly processing = new Set<string>();
   /** Added while being processed: run again when the current run ends. */
@@ -57,7 +59,8 @@ export class WorkQueue {
     this.stopped = true;
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
-    this.queue.length = 0;
+    this.queue = [];
+    this.head = 0;
     this.queued.clear();
     this.dirty.clear();
     this.wakeIfIdle();
@@ -70,11 +73,11 @@ export class WorkQueue {
   }
 
   get length(): number {
-    return this.queue.length;
+    return this.queue.length - this.head;
   }
 
   private isIdle(): boolean {
-    return this.running === 0 && this.queue.length === 0;
+    return this.running === 0 && this.length === 0;
   }
 
   private wakeIfIdle(): void {
@@ -83,8 +86,10 @@ export class WorkQueue {
   }
 
   private pump(): void {
-    while (!this.stopped && this.running < this.concurrency && this.queue.length) {
-      const key = this.queue.shift()!;
+    while (!this.stopped && this.running < this.concurrency && this.length) {
+      const key = this.queue[this.head++];
+      if (this.head === this.queue.length) { this.queue = []; this.head = 0; }
+      else if (this.head >= 1024 && this.head * 2 >= this.queue.length) { this.queue = this.queue.slice(this.head); this.head = 0; }
       this.queued.delete(key);
       this.processing.add(key);
       this.running++;

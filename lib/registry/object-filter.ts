@@ -11,6 +11,8 @@ export interface ObjectFilter {
   namespace?: string;
   /** True when no selector was given (remainingItemCount is only reported then). */
   empty: boolean;
+  /** Set when only a label selector was given: `matches` is then `matchesLabels` of the object's labels. */
+  matchesLabels?: (labels: Readonly<Record<string, string>> | undefined) => boolean;
 }
 
 const supportedFields = new WeakMap<AnyKind, ReadonlySet<string>>();
@@ -33,6 +35,7 @@ export function compileFilter(kind: AnyKind, labelSelector: string, fieldSelecto
     (fields.length === 0 || matchesFields(fields, (f) => fieldValue(kind, obj, f)));
   return {
     matches,
+    ...(fields.length === 0 && labels.length > 0 ? { matchesLabels: (l: Readonly<Record<string, string>> | undefined) => matchesLabels(labels, l) } : {}),
     name: pinnedValue(fields, "metadata.name"),
     namespace: pinnedValue(fields, "metadata.namespace"),
     empty: labels.length === 0 && fields.length === 0,

@@ -29,7 +29,8 @@ import { checkResourceVersion, type DeleteOptions, type ListOptions, type WriteO
 
 /** What a verb answers: an object (with its serialisation when already known) or a list. */
 export type Answer =
-  | { code: number; object: unknown; json?: string }
+  /** `stored`: the store's own object the answer is (its encodings can be kept with it). */
+  | { code: number; object: unknown; json?: string; stored?: StoredObject }
   | { code: 200; list: ListAnswer };
 
 export interface ListAnswer {
@@ -131,8 +132,8 @@ export class Registry {
   constructor(readonly store: Store, kinds: AnyKind[], options: RegistryOptions = {}) {
     this.kindsByPlural = new Map(kinds.map((k) => [storageResourceOf(k), k]));
     this.admission = typeof options.admission === "function" ? options.admission(this) : options.admission ?? new AdmissionChain();
-    store.objects.listeners.add((e) => this.trackDeletion(e));
-    for (const o of store.objects.allObjects()) this.trackDeletion({ rev: o.rev, type: "MODIFIED", key: o.key, object: o.object, json: o.json });
+    store.objects.listeners.add((e) => this.trackDeletion(e.type, e));
+    for (const o of store.objects.allObjects()) this.trackDeletion("MODIFIED", o);
   }
 
   close(): void {
@@ -158,7 +159,8 @@ export class Registry {
     else if (resourceVersion !== "0") await this.waitForRevision(Number(resourceVersion));
     const found = this.store.objects.get(this.key(kind, namespace, name));
     if (!found) throw errors.notFound(groupResource(kind), name);
-    return { code: 200, object: found.object, json: found.json };
+    // The cache parses an object when it is read (lib/storage): a JSON answer sends `json` and never asks.
+    return { code: 200, get object() { return found.object; }, json: found.json, stored: found };
   }
 
   private async waitForRevision(rev: number): Promise<void> {
@@ -201,7 +203,8 @@ export class Registry {
     try {
       remaining = cache.scan(storageResourceOf(kind), { namespace: ns, atRev, startAfter: after }, (c) => {
         if (filter.name !== undefined && c.key.name !== filter.name) return true;
-        if (!filter.matches(c.object)) return true;
+        // A label selector reads the labels the cache keeps, not the whole (parsed on demand) object.
+        if (filter.matchesLabels ? !filter.matchesLabels(c.labels ?? c.object.metadata.labels) : !filter.empty && !filter.matches(c.object)) return true;
         items.push(c);
         return !(limit > 0 && items.length === limit);
       });
@@ -622,12 +625,14 @@ export class Registry {
    * its finalizers with grace 0). An object marked with grace 0 and nothing holding it is what an
    * interrupted deletion leaves: it is removed after a short pause (the deleting request normally does it).
    */
-  private trackDeletion(e: LogEvent): void {
+  private trackDeletion(type: LogEvent["type"], e: Pick<LogEvent, "key" | "object" | "json">): void {
     const id = `${e.key.resource}\u0000${e.key.namespace}/${e.key.name}`;
     const existing = this.graceTimers.get(id);
     if (existing) { clearTimeout(existing); this.graceTimers.delete(id); }
+    // Most objects are not being deleted: their JSON says so without a parse (the cache parses on demand).
+    if (type === "DELETED" || !e.json.includes('"deletionTimestamp"')) return;
     const m = e.object.metadata;
-    if (e.type === "DELETED" || !m.deletionTimestamp) return;
+    if (!m.deletionTimestamp) return;
     const kind = this.kindsByPlural.get(e.key.resource) ?? kindByStorageResource(e.key.resource);
     if (!kind || kind.holdsDeletion?.(e.object)) return;
     const grace = m.deletionGracePeriodSeconds ?? 0;

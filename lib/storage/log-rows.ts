@@ -12,10 +12,15 @@ export interface LogRow {
   stale?: boolean;
   /** When the write was committed (epoch ms, the writer's clock). */
   createdAt?: number;
+  /**
+   * The start-up snapshot's history: the entry is its key's current row (same revision), whose value the
+   * snapshot read already; `json` is then "" and the current object stands for it (the bytes read once).
+   */
+  current?: true;
 }
 
 /** A "LogEntry" row as the drivers return it (node-postgres gives BIGINTs as strings). */
-export interface DbLogRow { rev: bigint | string; resource: string; namespace: string; name: string; type: string; object: string; createdAt: bigint | string }
+export interface DbLogRow { rev: bigint | string; resource: string; namespace: string; name: string; type: string; object: string | null; createdAt: bigint | string }
 
 export const LOG_COLUMNS = `"rev", "resource", "namespace", "name", "type", "object", "createdAt"`;
 
@@ -36,6 +41,7 @@ export function parseUser(raw: string | null | undefined): WriteUser | undefined
 
 export function logRow(r: DbLogRow, transformer: ValueTransformer): LogRow {
   const key = { resource: r.resource, namespace: r.namespace, name: r.name };
+  if (r.object === null) return { rev: Number(r.rev), type: r.type as EventType, key, json: "", current: true, createdAt: Number(r.createdAt) };
   return { rev: Number(r.rev), type: r.type as EventType, key, ...transformer.fromStorage(key, r.object), createdAt: Number(r.createdAt) };
 }
 

@@ -36,8 +36,12 @@ export function loadSnapshot(dialect: Dialect, transformer: ValueTransformer): P
       return { key, rev: Number(r.rev), ...transformer.fromStorage(key, r.object) };
     });
     const [{ rev: compactedRaw }] = await tx.query<{ rev: bigint }>(`SELECT "rev" FROM "LogCompaction" WHERE "id" = 1`);
+    // An entry that is its key's current row comes without its value: the objects above hold the same bytes.
     const entries = await tx.query<DbLogRow>(
-      `SELECT ${LOG_COLUMNS} FROM "LogEntry" WHERE "rev" > ${p(1)} AND "rev" <= ${p(2)} ORDER BY "rev"`, compactedRaw, revRaw);
+      `SELECT "l"."rev", "l"."resource", "l"."namespace", "l"."name", "l"."type", ` +
+      `CASE WHEN "c"."rev" = "l"."rev" THEN NULL ELSE "l"."object" END AS "object", "l"."createdAt" FROM "LogEntry" AS "l" ` +
+      `LEFT JOIN "CurrentObject" AS "c" ON "c"."resource" = "l"."resource" AND "c"."namespace" = "l"."namespace" AND "c"."name" = "l"."name" ` +
+      `WHERE "l"."rev" > ${p(1)} AND "l"."rev" <= ${p(2)} ORDER BY "l"."rev"`, compactedRaw, revRaw);
     // The contiguous run that ends at `rev`.
     let first = entries.length;
     while (first > 0 && Number(entries[first - 1].rev) === rev - (entries.length - first)) first--;

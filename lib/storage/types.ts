@@ -1,5 +1,5 @@
 // Types shared by the storage layer and its callers (the registry). Nothing here names a kind.
-import type { KubeObject } from "../kinds/types";
+import type { KubeObject, ObjectMeta } from "../kinds/types";
 
 export type EventType = "ADDED" | "MODIFIED" | "DELETED";
 
@@ -10,12 +10,19 @@ export interface ObjectKey {
   name: string;
 }
 
-/** One object as held by the cache: parsed (never mutated once stored) and serialised once. */
+/**
+ * One object as held by the cache: serialised once (`json`), `object` parsed from it (the cache parses on
+ * demand; never mutate it).
+ */
 export interface StoredObject {
   key: ObjectKey;
   rev: number;
   object: KubeObject;
   json: string;
+  /** `object.metadata`, which the cache can give without parsing the whole object. */
+  readonly metadata?: ObjectMeta;
+  /** `object.metadata.labels` ({} for none), which the cache keeps at hand once read (label selectors). */
+  readonly labels?: Readonly<Record<string, string>>;
   /**
    * The database holds this object in a form other than the one a write would produce now (an older
    * encryption provider or key, see lib/encryption): an unchanged update must still write it (key rotation).

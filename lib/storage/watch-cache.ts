@@ -4,7 +4,9 @@
 // tailer (tailer.ts), strictly in revision order, and go on to the watchers (broadcaster.ts).
 import { Broadcaster } from "./broadcaster";
 import type { CachedEvent } from "./cache-watcher";
+import { CachedObject, internKey } from "./cached-object";
 import type { Dialect } from "./dialect";
+import { HistoryEvent } from "./history-event";
 import type { ListRange, ObjectStore, WatchSink, WatchSpec } from "./interfaces";
 import type { LogRow } from "./log-rows";
 import type { StoreSnapshot } from "./startup-snapshot";
@@ -12,7 +14,7 @@ import type { LogEvent, ObjectKey, StoredObject } from "./types";
 import { objectKeyString } from "./types";
 
 interface ResourceState {
-  objects: Map<string, StoredObject>;
+  objects: Map<string, CachedObject>;
   sorted: string[] | null;
   /** The objects' serialised bytes (flow control weighs a list by them). */
   bytes: number;
@@ -63,8 +65,10 @@ export class WatchCache implements ObjectStore {
   reset(snap: StoreSnapshot): void {
     this.resources.clear();
     for (const o of snap.objects) {
-      const st = this.state(o.key.resource);
-      st.objects.set(objectKeyString(o.key), { key: o.key, rev: o.rev, json: o.json, object: JSON.parse(o.json), stale: o.stale });
+      const key = internKey(o.key);
+      const st = this.state(key.resource);
+      // Parsed when first read (cached-object.ts).
+      st.objects.set(objectKeyString(key), new CachedObject(key, o.rev, o.json, undefined, o.stale));
       st.bytes += o.json.length;
     }
     this.rev = snap.rev;
@@ -84,23 +88,24 @@ export class WatchCache implements ObjectStore {
   private historyFrom(rows: LogRow[], baseRows: LogRow[], startRev: number): { history: CachedEvent[]; startRev: number } {
     const id = (k: ObjectKey) => `${k.resource}\u0000${objectKeyString(k)}`;
     const bases = new Map(baseRows.map((b) => [id(b.key), b]));
-    const state = new Map<string, StoredObject | null>();
+    const state = new Map<string, CachedObject | null>();
     const events: CachedEvent[] = [];
     let start = startRev;
     for (const r of rows) {
       const k = id(r.key);
-      let prev: StoredObject | undefined;
+      let prev: CachedObject | undefined;
       if (state.has(k)) prev = state.get(k) ?? undefined;
       else if (r.type !== "ADDED") {
         const b = bases.get(k);
-        if (b && b.type !== "DELETED") prev = { key: b.key, rev: b.rev, json: b.json, object: JSON.parse(b.json), stale: b.stale };
+        if (b && b.type !== "DELETED") prev = new CachedObject(internKey(b.key), b.rev, b.json, undefined, b.stale);
         else start = r.rev;
       }
-      const current = this.get(r.key);
-      const object = current && current.rev === r.rev ? current.object : JSON.parse(r.json);
-      const ev: CachedEvent = { rev: r.rev, type: r.type, key: r.key, object, json: r.json, stale: r.stale, prev, at: r.createdAt ?? Date.now() };
-      state.set(k, r.type === "DELETED" ? null : { key: r.key, rev: r.rev, object, json: r.json, stale: r.stale });
-      events.push(ev);
+      // The key's latest entry is the current state: the same object, not a second copy of its bytes.
+      const current = this.resources.get(r.key.resource)?.objects.get(objectKeyString(r.key));
+      const after = current && current.rev === r.rev ? current : new CachedObject(prev?.key ?? internKey(r.key), r.rev, r.json, undefined, r.stale);
+      if (r.current && after !== current) throw new Error(`start-up snapshot: ${r.key.resource} ${objectKeyString(r.key)} at ${r.rev} is not the current object`);
+      events.push(new HistoryEvent(r.type, after, prev, r.createdAt ?? Date.now()));
+      state.set(k, r.type === "DELETED" ? null : after);
     }
     const history = start === startRev ? events : events.filter((e) => e.rev > start);
     return { history, startRev: start };
@@ -117,14 +122,15 @@ export class WatchCache implements ObjectStore {
     const st = this.state(e.key.resource);
     const id = objectKeyString(e.key);
     const prev = st.objects.get(id);
-    const ev: CachedEvent = { ...e, prev, at: Date.now() };
+    const after = new CachedObject(prev?.key ?? internKey(e.key), e.rev, e.json, e.object, e.stale);
+    const ev = new HistoryEvent(e.type, after, prev, Date.now(), e.user);
     if (prev) st.bytes -= prev.json.length;
     if (e.type === "DELETED") {
       st.objects.delete(id);
       st.sorted = null;
     } else {
       if (!prev) st.sorted = null;
-      st.objects.set(id, { key: e.key, rev: e.rev, object: e.object, json: e.json, stale: e.stale });
+      st.objects.set(id, after);
       st.bytes += e.json.length;
     }
     this.rev = e.rev;

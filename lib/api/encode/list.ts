@@ -2,7 +2,7 @@
 // re-stringify), the kept protobuf encodings passed on, or a Table or PartialObjectMetadataList made row by
 // row; never assembled whole. What the list holds (its snapshot of the cache's objects, its continue token,
 // its remaining count) is decided before the answer is returned, so nothing can fail after the head.
-import { listBodyChunks, messageBytes, partialObjectMetadataBytes } from "../../codec/protobuf";
+import { keptMessageBytes, listBodyChunks, partialObjectMetadataBytes } from "../../codec/protobuf";
 import { apiVersionOf } from "../../kinds";
 import type { KubeObject } from "../../kinds/types";
 import type { ListAnswer } from "../../registry/registry";
@@ -43,7 +43,7 @@ function protobufChunks(answer: ListAnswer, format: OutputFormat): Generator<Buf
   const version = format.asVersion ?? "v1";
   return format.as === "PartialObjectMetadataList"
     ? listBodyChunks({ apiVersion: `meta.k8s.io/${version}`, kind: "PartialObjectMetadataList" }, meta, items.length, (i) => partialObjectMetadataBytes(items[i].object, true), CHUNK_BYTES)
-    : listBodyChunks({ apiVersion: apiVersionOf(kind), kind: `${kind.kind}List` }, meta, items.length, (i) => messageBytes(kind.kind, items[i].object, true), CHUNK_BYTES);
+    : listBodyChunks({ apiVersion: apiVersionOf(kind), kind: `${kind.kind}List` }, meta, items.length, (i) => keptMessageBytes(kind.kind, items[i]), CHUNK_BYTES);
 }
 
 /**

@@ -1,6 +1,6 @@
 // One object as the answer, in the negotiated form: the store's serialisation or kept protobuf encoding when
 // it can be used as is, else a Table, a metadata view or the value encoded; a Status (deletes) unchanged.
-import { encodeObjectBody } from "../../codec/protobuf";
+import { encodeObjectBody, encodeUnknown, keptMessageBytes } from "../../codec/protobuf";
 import { apiVersionOf } from "../../kinds";
 import type { AnyKind, KubeObject } from "../../kinds/types";
 import type { Answer } from "../../registry/registry";
@@ -24,6 +24,12 @@ export function servedAs(kind: AnyKind, obj: KubeObject): KubeObject | undefined
 
 export function objectResponse(kind: AnyKind, answer: Extract<Answer, { object: unknown }>, format: OutputFormat, pretty: boolean, include: IncludeObject): ApiResponse {
   const headers = { ...BASE_HEADERS, "content-type": contentType(format.media) };
+  // The stored serialisation as it is: the object itself is not read (the cache parses it only on demand).
+  if (answer.json !== undefined && format.media === "json" && !pretty && !format.as && !kind.servedFrom) return { status: answer.code, headers, body: `${answer.json}\n` };
+  // Its protobuf encoding, kept with the stored object.
+  if (answer.stored && format.media === "protobuf" && !format.as && !kind.servedFrom) {
+    return { status: answer.code, headers, body: encodeUnknown(apiVersionOf(kind), kind.kind, keptMessageBytes(kind.kind, answer.stored)) };
+  }
   const stored = answer.object as KubeObject;
   const served = servedAs(kind, stored);
   const a = served ? { ...answer, object: served, json: undefined } : answer;

@@ -10,7 +10,7 @@ import { PROTOBUF_MAGIC } from "./magic";
 export type { Json, JsonObject } from "./decode";
 export { PROTOBUF_MAGIC, PROTOBUF_MEDIA_TYPE, PROTOBUF_WATCH_MEDIA_TYPE } from "./magic";
 export {
-  encodeListBody, encodeObjectBody, listBodyChunks, encodeUnknown, encodeWatchFrame, messageBytes, partialObjectMetadataBytes, type TypeMeta,
+  encodeListBody, encodeObjectBody, keptMessageBytes, listBodyChunks, encodeUnknown, encodeWatchFrame, messageBytes, partialObjectMetadataBytes, type TypeMeta,
 } from "./response";
 export { RESPONSE_KINDS } from "./schema";
 

@@ -38,6 +38,25 @@ export function messageBytes(message: string, obj: object, immutable = false): B
   return bytes;
 }
 
+/**
+ * The message bytes of a stored object, kept as long as `holder` (the store's object) lives: `holder.object`
+ * is read (the watch cache parses it on demand) only while they are not kept yet. A list made of kept bytes
+ * costs copies, however many objects the cache holds parsed.
+ */
+export function keptMessageBytes(message: string, holder: { readonly object: object }): Buffer {
+  let byObject = stored.get(message);
+  if (!byObject) {
+    if (!MESSAGES.has(message)) throw new Error(`protobuf: no declaration for ${message}`);
+    stored.set(message, (byObject = new WeakMap()));
+  }
+  let bytes = byObject.get(holder);
+  if (!bytes) {
+    bytes = encodeMessage(message, holder.object as JsonRecord);
+    byObject.set(holder, bytes);
+  }
+  return bytes;
+}
+
 /** PartialObjectMetadata{metadata=1} of an object: its ObjectMeta bytes (kept per metadata object when immutable). */
 export function partialObjectMetadataBytes(obj: { metadata?: unknown }, immutable = false): Buffer {
   const meta = obj.metadata !== null && typeof obj.metadata === "object" ? obj.metadata : {};
