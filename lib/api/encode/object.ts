@@ -24,10 +24,12 @@ export function servedAs(kind: AnyKind, obj: KubeObject): KubeObject | undefined
 
 export function objectResponse(kind: AnyKind, answer: Extract<Answer, { object: unknown }>, format: OutputFormat, pretty: boolean, include: IncludeObject): ApiResponse {
   const headers = { ...BASE_HEADERS, "content-type": contentType(format.media) };
-  // The stored serialisation as it is: the object itself is not read (the cache parses it only on demand).
-  if (answer.json !== undefined && format.media === "json" && !pretty && !format.as && !kind.servedFrom) return { status: answer.code, headers, body: `${answer.json}\n` };
+  // The stored serialisation as it is (not for a kind that answers in another form: another group's apiVersion, a
+  // custom resource read through its version's schema): the object itself is not read (the cache parses it only on demand).
+  const asStored = !kind.servedFrom && !kind.readAs;
+  if (answer.json !== undefined && format.media === "json" && !pretty && !format.as && asStored) return { status: answer.code, headers, body: `${answer.json}\n` };
   // Its protobuf encoding, kept with the stored object.
-  if (answer.stored && format.media === "protobuf" && !format.as && !kind.servedFrom) {
+  if (answer.stored && format.media === "protobuf" && !format.as && asStored) {
     return { status: answer.code, headers, body: encodeUnknown(apiVersionOf(kind), kind.kind, keptMessageBytes(kind.kind, answer.stored)) };
   }
   const stored = answer.object as KubeObject;
