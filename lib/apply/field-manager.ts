@@ -14,6 +14,7 @@
 // oldest merged into `ancient-changes`.
 import { errors, isStatusError } from "../status";
 import type { AnyKind, KubeObject } from "../kinds/types";
+import type { Schema } from "../kinds/schema/schema";
 import { apiVersionOf } from "../kinds";
 import { conflictError } from "./conflicts";
 import { emptyObject } from "./empty-object";
@@ -46,8 +47,11 @@ const NEVER_OWNED = FieldSet.of(
 const nowSeconds = () => new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace(".000Z", "Z");
 const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** The kind's field structure: its schema, or a custom kind's from its CRD version's schema. */
+const structureOf = (kind: AnyKind): Schema | undefined => kind.schema ?? kind.fieldStructure;
+
 function options(scope: FieldManagerScope): UpdaterOptions {
-  return { schema: scope.kind.schema, apiVersion: apiVersionOf(scope.kind), ignored: ignoredFields(scope.kind, scope.subresource ?? "") };
+  return { schema: structureOf(scope.kind), apiVersion: apiVersionOf(scope.kind), ignored: ignoredFields(scope.kind, scope.subresource ?? "") };
 }
 
 /** The object without its managedFields (a shallow copy down to metadata). */
@@ -209,7 +213,7 @@ export function applyConfiguration(scope: FieldManagerScope, live: KubeObject | 
     outcome = attempt(force);
   } catch (err) {
     if (!(err instanceof ConflictsError)) throw err;
-    const allowed = manager === KUBECTL_MANAGER ? allowedConflicts(withoutManagedFields(liveObj), scope.kind.schema, apiVersionOf(scope.kind)) : undefined;
+    const allowed = manager === KUBECTL_MANAGER ? allowedConflicts(withoutManagedFields(liveObj), structureOf(scope.kind), apiVersionOf(scope.kind)) : undefined;
     if (!allowed) throw conflictError(err.conflicts);
     const remaining = err.conflicts.filter((c) => !allowed.has(c.path));
     if (remaining.length) throw conflictError(remaining);
@@ -226,8 +230,9 @@ function applyOnce(scope: FieldManagerScope, liveObj: KubeObject, config: Record
   const id = managerIdentifier({ manager, operation: "Apply", apiVersion: apiVersionOf(scope.kind), subresource: scope.subresource });
   const meta = config.metadata;
   if (isMap(meta) && meta.managedFields !== undefined && meta.managedFields !== null) throw errors.badRequest("metadata.managedFields must be nil");
-  if (scope.kind.schema) {
-    const problems = validateConfiguration(config, scope.kind.schema);
+  const structure = structureOf(scope.kind);
+  if (structure) {
+    const problems = validateConfiguration(config, structure);
     if (problems.length) {
       const ns = isMap(meta) && typeof meta.namespace === "string" ? meta.namespace : "";
       const name = isMap(meta) && typeof meta.name === "string" ? meta.name : "";

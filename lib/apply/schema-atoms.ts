@@ -10,7 +10,7 @@ export type ScalarType = "string" | "numeric" | "boolean" | "untyped";
 
 export type Atom =
   | { readonly type: "scalar"; readonly scalar: ScalarType }
-  | { readonly type: "struct"; readonly fields: Readonly<Record<string, Schema>>; readonly atomic: boolean }
+  | { readonly type: "struct"; readonly fields: Readonly<Record<string, Schema>>; readonly atomic: boolean; readonly preserveUnknown?: boolean }
   | { readonly type: "map"; readonly values: Schema | undefined; readonly atomic: boolean }
   | { readonly type: "list"; readonly items: Schema | undefined; readonly relationship: "atomic" | "set" | "map"; readonly keys: readonly string[] }
   | { readonly type: "untyped" };
@@ -38,7 +38,11 @@ export function atomOf(s: Schema | undefined): Atom {
   if (!s) return UNTYPED;
   switch (s.type) {
     case "object":
-      return { type: "struct", fields: s.properties, atomic: !!s.name && ATOMIC_STRUCTS.has(s.name) };
+      return {
+        type: "struct", fields: s.properties,
+        atomic: s.mapType === "atomic" || (!!s.name && ATOMIC_STRUCTS.has(s.name)),
+        preserveUnknown: !!s.preserveUnknownFields,
+      };
     case "map":
       return { type: "map", values: s.values, atomic: s.mapType === "atomic" };
     case "array":
@@ -68,9 +72,16 @@ export function isNamedField(atom: Atom, key: string): boolean {
   return atom.type === "struct" && Object.prototype.hasOwnProperty.call(atom.fields, key);
 }
 
+/** True when a struct keeps fields it does not declare, their structure deduced (preserve-unknown-fields). */
+export function keepsUnknownFields(atom: Atom): boolean {
+  return atom.type === "struct" && !!atom.preserveUnknown;
+}
+
 /** The default kube's schema gives a list-map key field of an item type, if any. */
 export function keyDefault(items: Schema | undefined, field: string): Json | undefined {
-  if (!items || items.type !== "object" || !items.name) return undefined;
+  if (!items || items.type !== "object") return undefined;
+  if (items.fieldDefaults && Object.prototype.hasOwnProperty.call(items.fieldDefaults, field)) return items.fieldDefaults[field] as Json;
+  if (!items.name) return undefined;
   const d = KEY_DEFAULTS[items.name];
   return d && Object.prototype.hasOwnProperty.call(d, field) ? d[field] : undefined;
 }

@@ -6,7 +6,7 @@ import type { Schema } from "../kinds/schema/schema";
 import { goValue } from "../patch/go-format";
 import { ItemError, listItemPathElement } from "./list-items";
 import { pathString, serializePathElement, pathElementString, type Path, type PathElement } from "./path-element";
-import { atomOf, childSchema, resolveAtom, type Atom, type ScalarType } from "./schema-atoms";
+import { atomOf, childSchema, keepsUnknownFields, resolveAtom, type Atom, type ScalarType } from "./schema-atoms";
 
 const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -71,7 +71,7 @@ function walk(v: unknown, schemaAtom: Atom, path: PathElement[], errs: string[],
       for (const [k, child] of Object.entries(v)) {
         const s = childSchema(atom, k);
         const next = [...path, { field: k }];
-        if (atom.type === "struct" && !s) {
+        if (atom.type === "struct" && !s && !keepsUnknownFields(atom)) {
           errs.push(at(next, "field not declared in schema"));
           continue;
         }

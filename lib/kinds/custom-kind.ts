@@ -7,6 +7,7 @@ import { customResourceErrors } from "../crd-schema/custom-resource-errors";
 import { applyDefaults } from "../crd-schema/defaults";
 import { prune, strictDecodingMessage } from "../crd-schema/prune";
 import type { JSONSchemaProps } from "../crd-schema/types";
+import { customKindStructure } from "./custom-kind-structure";
 import { column, metadataDescriptions, nameColumn, timestampSince } from "./columns";
 import {
   isConditionTrue, TERMINATING, type CustomResourceColumnDefinition, type CustomResourceDefinition, type CustomResourceDefinitionVersion,
@@ -176,6 +177,7 @@ function versionKind(crd: CustomResourceDefinition, version: CustomResourceDefin
     fieldSelectorError: "known-only",
     columns: columnsOf(version),
     template: { apiVersion: group ? `${group}/${versionName}` : versionName, kind: kindName, metadata: { name: "example" }, spec: {} },
+    fieldStructure: customKindStructure(schema),
     pruneUnknown: (obj) => prune(obj, schema),
     strictMessage: (paths) => strictDecodingMessage(kindName, versionName, paths),
     applyDefaults: (obj) => applyDefaults(obj, schema),

@@ -167,6 +167,11 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
    * drives unknown-field detection, strategic merge patch and the OpenAPI documents.
    */
   schema?: Schema;
+  /**
+   * Server-side apply's field structure for kinds without `schema` (custom resources: their version's structural
+   * schema as kube's structured-merge-diff type sees it, lib/kinds/custom-kind-structure.ts).
+   */
+  fieldStructure?: Schema;
 
   // Strategy hooks. All optional; the registry runs them in a fixed order (see lib/registry/README.md).
   /**

@@ -30,6 +30,12 @@ export interface ObjectSchema extends SchemaBase {
   strategy?: "replace" | "retainKeys";
   /** Set on top-level kind schemas. */
   gvk?: GroupVersionKind;
+  /** Server-side apply: owned and replaced as a whole (a CRD's `x-kubernetes-map-type: atomic` on an object). */
+  mapType?: "atomic" | "granular";
+  /** Fields beyond `properties` are kept, their structure deduced (a CRD's `x-kubernetes-preserve-unknown-fields`). */
+  preserveUnknownFields?: boolean;
+  /** Defaults of fields (a CRD schema's `default`): a list-map item omitting a key field takes its default. */
+  fieldDefaults?: Readonly<Record<string, unknown>>;
 }
 
 export interface ArraySchema extends SchemaBase {
