@@ -6,7 +6,8 @@ import type { UserInfo } from "../auth/user-info";
 import type { Authorizer } from "../authz/attributes";
 import { errors } from "../status";
 import type { RequestInfo } from "../request/request-info";
-import { groupResource, kindByPlural, storageResourceOf } from "../kinds";
+import { groupResource, kindByPlural, kindByStorageResource, storageResourceOf } from "../kinds";
+import type { AnyKind } from "../kinds/types";
 import type { Registry } from "../registry/registry";
 import type { HistoryEntry } from "../storage";
 import { HISTORY_API_VERSION, listableKinds, type HistoryRequest } from "./history-request";
@@ -38,14 +39,25 @@ function integer(q: URLSearchParams, name: string, fallback: number, min: number
   return Number(raw);
 }
 
+/**
+ * The kind whose objects are stored under `plural` in `group`: a declared kind, or the storage version of a custom
+ * kind (stored as `<plural>.<group>`).
+ */
+function kindOfResource(plural: string, group: string): AnyKind | undefined {
+  const declared = kindByPlural(plural);
+  if (declared && (declared.group ?? "") === group) return declared;
+  const added = group ? kindByStorageResource(`${plural}.${group}`) : undefined;
+  return added && (added.group ?? "") === group && added.plural === plural ? added : undefined;
+}
+
 function revision(e: HistoryEntry, withResource = false): HistoryRevision {
-  const kind = withResource ? kindByPlural(e.key.resource) : undefined;
+  const kind = withResource ? kindByStorageResource(e.key.resource) : undefined;
   return {
     resourceVersion: String(e.rev),
     time: new Date(e.createdAt).toISOString(),
     type: e.type,
     ...(e.user ? { user: { username: e.user.username, groups: e.user.groups ?? [] } } : {}),
-    ...(withResource ? { resource: e.key.resource, group: kind?.group ?? "" } : {}),
+    ...(withResource ? { resource: kind?.plural ?? e.key.resource, group: kind?.group ?? "" } : {}),
     object: JSON.parse(e.json),
   };
 }
@@ -76,11 +88,11 @@ export async function historyAnswer(
       };
     }
     case "deleted": {
-      const kind = kindByPlural(req.resource);
-      if (!kind || (kind.group ?? "") !== req.group) throw errors.routeNotFound();
+      const kind = kindOfResource(req.resource, req.group);
+      if (!kind) throw errors.routeNotFound();
       if (!kind.namespaced && req.namespace !== undefined) throw errors.routeNotFound();
       const limit = integer(q, "limit", 500, 1, MAX_LIMIT);
-      const entries = await log.deletedObjects(kind.plural, kind.namespaced ? req.namespace : "", limit);
+      const entries = await log.deletedObjects(storageResourceOf(kind), kind.namespaced ? req.namespace : "", limit);
       return {
         kind: "DeletedObjectList", apiVersion: HISTORY_API_VERSION, metadata: { resourceVersion: rev },
         resource: kind.plural, group: kind.group ?? "", items: entries.map((e) => revision(e)),
@@ -89,7 +101,7 @@ export async function historyAnswer(
     case "changes": {
       const seconds = integer(q, "sinceSeconds", DEFAULT_CHANGES_SECONDS, 1, 366 * 86_400);
       const limit = integer(q, "limit", 500, 1, MAX_LIMIT);
-      const resources = listableKinds(authorizer, user, req.namespace).map((k) => k.plural);
+      const resources = listableKinds(authorizer, user, req.namespace).map((k) => storageResourceOf(k));
       const entries = await log.changes(req.namespace, resources, Date.now() - seconds * 1000, limit);
       return {
         kind: "ChangeList", apiVersion: HISTORY_API_VERSION, metadata: { resourceVersion: rev },

@@ -3,14 +3,17 @@
 // the user may list there.
 import type { UserInfo } from "../auth/user-info";
 import type { Attributes, Authorizer, Decision, ResourceAttributes } from "../authz/attributes";
-import { kinds } from "../kinds";
+import { addedStoredKinds, kinds } from "../kinds";
 import type { HistoryRequest } from "../request/history-path";
 
 export { HISTORY_API_VERSION, HISTORY_GROUP, type HistoryRequest } from "../request/history-path";
 
-/** The namespaced kinds `user` may list in `namespace` (what a namespace's change history shows). */
+/**
+ * The namespaced kinds `user` may list in `namespace` (what a namespace's change history shows): the declared
+ * ones and every custom kind (by its storage version, which its objects are stored under).
+ */
 export function listableKinds(authorizer: Authorizer, user: UserInfo, namespace: string) {
-  return kinds.filter((k) => k.namespaced && authorizer.authorize({
+  return [...kinds, ...addedStoredKinds()].filter((k) => k.namespaced && authorizer.authorize({
     type: "resource", user, verb: "list", apiGroup: k.group ?? "", resource: k.plural, subresource: "", namespace, name: "",
   }).allowed);
 }

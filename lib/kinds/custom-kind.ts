@@ -152,7 +152,12 @@ function versionKind(crd: CustomResourceDefinition, version: CustomResourceDefin
   // One schema object per version, kept for the kind's life, so lib/crd-schema compiles its CEL rules once.
   const schema = schemaOf(version);
   const hasStatus = version.subresources?.status !== undefined;
-  const check = (obj: KubeObject, old: KubeObject | undefined) => customResourceErrors(schema, obj, old === undefined ? {} : { old }).errors;
+  // kube's strategy: the errors refuse the write, ratcheted CEL failures (an unchanged value) are Warning headers.
+  const check = (obj: KubeObject, old: KubeObject | undefined, warn?: (text: string) => void) => {
+    const { errors, warnings } = customResourceErrors(schema, obj, old === undefined ? {} : { old });
+    if (warn) for (const w of warnings) warn(w);
+    return errors;
+  };
   const kind: KindDefinition<KubeObject> = {
     kind: kindName,
     group,
@@ -184,7 +189,7 @@ function versionKind(crd: CustomResourceDefinition, version: CustomResourceDefin
     // With the status subresource, a create's status is dropped (kube's PrepareForCreate).
     prepareForCreate: hasStatus ? (obj) => { delete obj.status; } : undefined,
     validateWithOld: check,
-    statusStrategy: hasStatus ? { validateUpdate: (obj, old) => check(obj, old) } : undefined,
+    statusStrategy: hasStatus ? { validateUpdate: (obj, old, warn) => check(obj, old, warn) } : undefined,
     servedFrom: storage,
     readAs: readPath(storageSchemaOf(crd), schema, group ? `${group}/${versionName}` : versionName),
     deprecationWarning: deprecationWarningOf(crd, version),

@@ -193,8 +193,9 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
   /**
    * Validation that sees the stored object on update (`old` undefined on create), for kinds whose checks ratchet
    * (custom resources: an unchanged invalid value is not failed again). Runs after validate/validateUpdate.
+   * `warn` takes what the write should answer as Warning headers (a ratcheted CEL rule failure).
    */
-  validateWithOld?: (obj: T, old: T | undefined) => FieldError[];
+  validateWithOld?: (obj: T, old: T | undefined, warn?: (text: string) => void) => FieldError[];
   /**
    * Unknown-field pruning for kinds without a `schema` (custom resources, by their version's structural schema):
    * drops unknown fields of `obj` in place and returns their paths (`spec.foo`), for the Warning headers or the
@@ -209,7 +210,7 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
    */
   statusStrategy?: {
     prepareForUpdate?: (obj: T, old: T) => void;
-    validateUpdate?: (obj: T, old: T) => FieldError[];
+    validateUpdate?: (obj: T, old: T, warn?: (text: string) => void) => FieldError[];
   };
   /** Normalise the stored form (e.g. Endpoints subsets repacked, ServiceAccount secrets reduced). Mutates. */
   canonicalize?: (obj: T) => void;

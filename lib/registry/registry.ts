@@ -30,7 +30,8 @@ import { checkResourceVersion, type DeleteOptions, type ListOptions, type WriteO
 /** What a verb answers: an object (with its serialisation when already known) or a list. */
 export type Answer =
   /** `stored`: the store's own object the answer is (its encodings can be kept with it). */
-  | { code: number; object: unknown; json?: string; stored?: StoredObject }
+  /** `warnings`: what the kind's strategy asked to answer as Warning headers (ratcheted CEL rule failures). */
+  | { code: number; object: unknown; json?: string; stored?: StoredObject; warnings?: string[] }
   | { code: 200; list: ListAnswer };
 
 export interface ListAnswer {
@@ -439,28 +440,32 @@ export class Registry {
       const status = sub === "status";
       const other = sub && !status ? kind.updateSubresources?.[sub] : undefined;
       if (status) kind.statusStrategy?.prepareForUpdate?.(obj, old); else if (!sub) kind.prepareForUpdate?.(obj, old);
+      // This attempt's strategy warnings: only the attempt that is kept reports them.
+      const warnings: string[] = [];
+      const warn = (text: string) => { warnings.push(text); };
       throwIfInvalid(kind, name, [
         ...validateObjectMeta(obj.metadata, { namespaced: kind.namespaced, nameRule: kind.nameRule, genericObjectMeta: kind.genericObjectMeta }),
         ...validateObjectMetaUpdate(obj.metadata, old.metadata),
-        ...(status ? kind.statusStrategy?.validateUpdate?.(obj, old) ?? []
+        ...(status ? kind.statusStrategy?.validateUpdate?.(obj, old, warn) ?? []
           : other ? other.validateUpdate?.(obj, old) ?? []
-          : [...(kind.validate?.(obj) ?? []), ...(kind.validateUpdate?.(obj, old) ?? []), ...(kind.validateWithOld?.(obj, old) ?? [])]),
+          : [...(kind.validate?.(obj) ?? []), ...(kind.validateUpdate?.(obj, old) ?? []), ...(kind.validateWithOld?.(obj, old, warn) ?? [])]),
       ]);
+      const warned = (answer: Answer): Answer => (warnings.length && "object" in answer ? { ...answer, warnings } : answer);
       await this.admission.validate(review);
       canonicalize(kind, obj);
       if (kind.generation) obj.metadata.generation = nextGeneration(obj, old, old.metadata.generation);
       obj.metadata.resourceVersion = old.metadata.resourceVersion;
       const stored = forStorage(obj);
       // An unchanged object is not written, unless its stored form is stale (encryption key rotation, as kube).
-      if (deepEqual(stored, old) && !current!.stale) return { code: 200, object: old, json: current!.json };
+      if (deepEqual(stored, old) && !current!.stale) return warned({ code: 200, object: old, json: current!.json });
       // Removing the last finalizer of an object whose deletion is due completes the deletion.
       const finishes = !!obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length)
         && (obj.metadata.deletionGracePeriodSeconds ?? 0) === 0 && !kind.holdsDeletion?.(obj);
-      if (opts.dryRun) return { code: 200, object: obj };
+      if (opts.dryRun) return warned({ code: 200, object: obj });
       const result = await this.store.writer.commit(finishes
         ? { type: "delete", key, object: stored, expectRev: current!.rev, user: writer(opts.user) }
         : { type: "update", key, object: stored, expectRev: current!.rev, user: writer(opts.user) });
-      if (result.ok) return this.answerWrite(200, result.event);
+      if (result.ok) return warned(await this.answerWrite(200, result.event));
       if (result.reason === "missing" && !kind.allowCreateOnUpdate) throw errors.notFound(groupResource(kind), name);
       if (pinnedToVersion() || attempt >= MAX_UPDATE_ATTEMPTS) throw errors.conflict(groupResource(kind), name);
       await this.store.objects.refresh();

@@ -110,6 +110,7 @@ async function verb(ctx: RequestContext, info: ResourceRequest, format: OutputFo
     default:
       throw errors.methodNotAllowed();
   }
+  if ("warnings" in answer && answer.warnings) warnings.push(...answer.warnings);
   const include = tableIncludes(format, q);
   const res = "list" in answer ? listResponse(answer.list, format, pretty, include) : objectResponse(kind, answer, format, pretty, include);
   if (warnings.length) res.headers.warning = warningHeaders(warnings);
