@@ -195,7 +195,7 @@ describe.each(testBackends)("custom resources with kubectl on %s", { timeout: 12
     expect(strict.stderr).toContain('Database in version "v1" cannot be handled as a Database: strict decoding error: unknown field "spec.color"');
   });
 
-  test("server-side apply creates and updates a custom resource, owning its fields (first cut: schema list types not used)", async () => {
+  test("server-side apply creates and updates a custom resource, owning its fields", async () => {
     const manifest = (replicas: number) => `apiVersion: data.example.com/v1\nkind: Database\nmetadata:\n  name: ssa\n  namespace: default\nspec:\n  engine: postgres\n  replicas: ${replicas}\n`;
     const created = await server.kubectl(["apply", "--server-side", "-f", "-"], { input: manifest(2) });
     expect(created.code, created.stderr).toBe(0);
