@@ -113,3 +113,22 @@ describe("server-side apply of a custom resource by its CRD schema", () => {
     expect(err.message).toBe("failed to create typed patch object (default/g; net.example.com/v1, Kind=Gateway): .spec.color: field not declared in schema");
   });
 });
+
+describe("the structure kube's converter reads from a CRD schema", () => {
+  const kindOf = (spec: object) => customKinds({
+    ...crd, spec: { ...crd.spec, versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", properties: { spec } } } }] },
+  } as CustomResourceDefinition)[0];
+
+  it("carries preserve-unknown-fields down to every object below, and takes any field in a free-form object", () => {
+    const k = kindOf({
+      type: "object", properties: {
+        open: { type: "object", "x-kubernetes-preserve-unknown-fields": true, properties: { inner: { type: "object", properties: { a: { type: "string" } } } } },
+        free: { type: "object" },
+        closed: { type: "object", properties: { a: { type: "string" } } },
+      },
+    });
+    const apply = (spec: Obj) => applyConfiguration({ kind: k }, undefined, gw(spec), "alice", false);
+    expect(apply({ open: { inner: { a: "x", b: "y" } }, free: { anything: 1 } }).object.spec).toEqual({ open: { inner: { a: "x", b: "y" } }, free: { anything: 1 } });
+    expect(refused(() => apply({ closed: { b: "y" } })).message).toContain(".spec.closed.b: field not declared in schema");
+  });
+});
