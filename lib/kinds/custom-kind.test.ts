@@ -102,6 +102,23 @@ describe("customKinds: what an Established CRD serves", () => {
     expect(storage.validateWithOld!(tooMany, undefined)).toEqual([{ type: "FieldValueInvalid", field: "spec", detail: "Invalid value: \"object\": at most ten" }]);
   });
 
+  it("answers a CEL failure of an unchanged value on update as a warning, not an error (ratcheting), on /status too", () => {
+    const [storage] = customKinds(crd());
+    const old = widget({ size: "S", count: 11 }); // stored before the rule existed
+    const next = structuredClone(old);
+    next.metadata.labels = { tier: "gold" };
+    const warnings: string[] = [];
+    expect(storage.validateWithOld!(next, old, (w) => warnings.push(w))).toEqual([]);
+    expect(warnings).toEqual(['spec: Invalid value: "object": at most ten']);
+    const status: string[] = [];
+    expect(storage.statusStrategy!.validateUpdate!({ ...next, status: { ready: true } }, old, (w) => status.push(w))).toEqual([]);
+    expect(status).toEqual(['spec: Invalid value: "object": at most ten']);
+    // A changed value is refused, with no warning.
+    const changed: string[] = [];
+    expect(storage.validateWithOld!(widget({ size: "M", count: 11 }), old, (w) => changed.push(w))).toHaveLength(1);
+    expect(changed).toEqual([]);
+  });
+
   it("reads as kube's decoder does: defaults of the storage schema, then the requested version's apiVersion and schema", () => {
     const [storage, alpha] = customKinds(crd());
     const stored = widget({ size: "S" }); // stored before `count` had its default
