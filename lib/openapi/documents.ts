@@ -312,7 +312,7 @@ export function openapiV2Protobuf(): Uint8Array {
 
 /**
  * The document at `/openapi/<version>[/<path>]`: v2 → Swagger 2.0 (as a JSON value, or with `format` "protobuf" as
- * gnostic's Document message bytes); v3 with path "" → the index, "api", "api/v1" and "apis/<group>/v1" → the
+ * gnostic's Document message bytes); v3 with path "" → the index, "api", "api/v1" and "apis/<group>/<version>" → the
  * group version documents (JSON only). Undefined for anything else (answer 404). Query strings are not part of
  * `path`.
  */
