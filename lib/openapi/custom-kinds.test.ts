@@ -48,7 +48,7 @@ const crd = (): CustomResourceDefinition => ({
             },
           },
         },
-        subresources: { status: {} },
+        subresources: { status: {}, scale: { specReplicasPath: ".spec.replicas", statusReplicasPath: ".status.replicas" } },
       },
     ],
   },
@@ -123,6 +123,7 @@ describe("custom kinds in the OpenAPI documents", () => {
       "/apis/shop.example.io/v1/gadgets",
       "/apis/shop.example.io/v1/namespaces/{namespace}/gadgets",
       "/apis/shop.example.io/v1/namespaces/{namespace}/gadgets/{name}",
+      "/apis/shop.example.io/v1/namespaces/{namespace}/gadgets/{name}/scale",
       "/apis/shop.example.io/v1/namespaces/{namespace}/gadgets/{name}/status",
     ]);
     const item = paths["/apis/shop.example.io/v1/namespaces/{namespace}/gadgets/{name}"];
@@ -138,9 +139,16 @@ describe("custom kinds in the OpenAPI documents", () => {
     expect(collection.get.operationId).toBe("listShopExampleIoV1NamespacedGadget");
     expect(collection.delete.operationId).toBe("deleteShopExampleIoV1CollectionNamespacedGadget");
     expect(paths["/apis/shop.example.io/v1/gadgets"].get.operationId).toBe("listShopExampleIoV1GadgetForAllNamespaces");
+    const scale = paths["/apis/shop.example.io/v1/namespaces/{namespace}/gadgets/{name}/scale"];
+    expect(scale.put.operationId).toBe("replaceShopExampleIoV1NamespacedGadgetScale");
+    expect(scale.get.responses["200"].content["application/json"].schema.$ref).toBe("#/components/schemas/io.k8s.api.autoscaling.v1.Scale");
+    expect(scale.patch["x-kubernetes-group-version-kind"]).toEqual({ group: "shop.example.io", kind: "Gadget", version: "v1" });
+    const components = (openapiV3GroupVersion("shop.example.io", "v1") as Json).components.schemas;
+    expect(components["io.k8s.api.autoscaling.v1.Scale"]["x-kubernetes-group-version-kind"]).toEqual([{ group: "autoscaling", kind: "Scale", version: "v1" }]);
     const alpha = (openapiV3GroupVersion("shop.example.io", "v1alpha1") as Json).paths;
     expect(alpha["/apis/shop.example.io/v1alpha1/namespaces/{namespace}/gadgets/{name}"].patch.operationId).toBe("patchShopExampleIoV1alpha1NamespacedGadget");
     expect(alpha["/apis/shop.example.io/v1alpha1/namespaces/{namespace}/gadgets/{name}/status"]).toBeUndefined();
+    expect(alpha["/apis/shop.example.io/v1alpha1/namespaces/{namespace}/gadgets/{name}/scale"]).toBeUndefined();
   });
 
   it("filters the v2 schema as kube does: no junctors, nullable and preserve-unknown values untyped and emptied", () => {

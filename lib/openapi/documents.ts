@@ -12,7 +12,7 @@ import { registerCustomKind } from "./custom-kind-schemas";
 import { Emitter, type JsonSchema } from "./emit";
 import { gnosticDocument } from "./gnostic";
 import { contentHash } from "./hash";
-import { apiResourceList, apiVersions, deleteOptions, listSchema, patch, watchEvent } from "./meta-types";
+import { apiResourceList, apiVersions, deleteOptions, listSchema, patch, scale, watchEvent } from "./meta-types";
 import {
   actionPaths, consumes, customKindPaths, kindComponent, kindPaths, operationGroup, operationTag, PATH_PARAMETER_DESCRIPTIONS, PRETTY, produces,
   reviewPaths, type Operation, type PathItem, type QueryParameter,
@@ -73,6 +73,7 @@ function registerComponents(emitter: Emitter, of: AnyKind[], reviews: ReviewReso
   for (const kind of of) {
     if (kind.openapi) {
       registerCustomKind(emitter, kind);
+      if (kind.openapi.scale) emitter.value(scale);
       continue;
     }
     const s = kindSchema(kind);

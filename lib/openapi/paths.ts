@@ -93,6 +93,7 @@ export const STATUS = metaType("Status");
 export const DELETE_OPTIONS = metaType("DeleteOptions");
 export const WATCH_EVENT = metaType("WatchEvent");
 export const PATCH = metaType("Patch");
+export const SCALE = "io.k8s.api.autoscaling.v1.Scale";
 
 const ok = (component: string) => ({ code: 200, description: "OK", component });
 const created = (component: string) => ({ code: 201, description: "Created", component });
@@ -301,6 +302,23 @@ export function customKindPaths(kind: AnyKind): PathItem[] {
         op({
           method: "patch", operationId: `patch${id}${ns}${K}Status`, action: "patch", description: `partially update status of the specified ${K}`, query: PATCH_QUERY,
           body: { component: PATCH, patch: true, required: true }, responses: [ok(obj), created(obj)],
+        }),
+      ],
+    });
+  }
+  if (kind.openapi?.scale) {
+    items.push({
+      path: `${base}/{name}/scale`,
+      pathParameters: [...scopeParams, "name"],
+      operations: [
+        op({ method: "get", operationId: `read${id}${ns}${K}Scale`, action: "get", description: `read scale of the specified ${K}`, query: [P.resourceVersion], responses: [ok(SCALE)] }),
+        op({
+          method: "put", operationId: `replace${id}${ns}${K}Scale`, action: "put", description: `replace scale of the specified ${K}`, query: WRITE_QUERY,
+          body: { component: SCALE, required: true }, responses: [ok(SCALE), created(SCALE)],
+        }),
+        op({
+          method: "patch", operationId: `patch${id}${ns}${K}Scale`, action: "patch", description: `partially update scale of the specified ${K}`, query: PATCH_QUERY,
+          body: { component: PATCH, patch: true, required: true }, responses: [ok(SCALE), created(SCALE)],
         }),
       ],
     });
