@@ -194,6 +194,13 @@ function versionKind(crd: CustomResourceDefinition, version: CustomResourceDefin
     readAs: readPath(storageSchemaOf(crd), schema, group ? `${group}/${versionName}` : versionName),
     deprecationWarning: deprecationWarningOf(crd, version),
     // While the CRD terminates its custom resources are being deleted: kube refuses new ones.
+    openapi: {
+      schema: version.schema?.openAPIV3Schema,
+      served: version.served === true,
+      listKind: names.listKind || `${kindName}List`,
+      preserveUnknownFields: spec.preserveUnknownFields === true,
+      scale: version.subresources?.scale !== undefined,
+    },
     createRefusal: isConditionTrue(crd, TERMINATING) ? "create not allowed while custom resource definition is terminating" : undefined,
   };
   return kind;

@@ -1,5 +1,6 @@
 // The contract between a kind's one declaration (lib/kinds/<kind>.ts) and the generic code
 // (lib/registry, lib/api, lib/openapi, the console). Generic code reads these fields and never names a kind.
+import type { JSONSchemaProps } from "../crd-schema/types";
 import type { FieldError } from "../status";
 import type { ApiGroupNaming } from "./schema/resource";
 import type { Schema } from "./schema/schema";
@@ -73,6 +74,13 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
    * groups; every served version of one custom kind shares it.
    */
   storageResource?: string;
+  /**
+   * A custom kind's OpenAPI description (lib/openapi publishes it as kube's apiextensions-apiserver does): the
+   * version's `openAPIV3Schema` as the CRD declares it (none: any object), whether the version is served (the
+   * storage version's declaration exists even when it is not), the CRD's `listKind` and
+   * `spec.preserveUnknownFields`, and its `/scale` subresource.
+   */
+  openapi?: { schema?: JSONSchemaProps; served: boolean; listKind: string; preserveUnknownFields?: boolean; scale?: boolean };
   /** Lower-case plural: the URL segment (`configmaps`). */
   plural: string;
   singular: string;

@@ -1,18 +1,20 @@
 // The OpenAPI documents kube-apiserver serves and kubectl reads: /openapi/v3 (index), /openapi/v3/api,
-// /openapi/v3/api/v1 and /openapi/v3/apis/<group>/v1 (OpenAPI 3.0), and /openapi/v2 (Swagger 2.0, JSON, every
-// group). Built once from the kind list and memoised.
-import { declaredGroups as servedGroups, declaredKindsServedBy as kindsServedBy } from "../kinds";
+// /openapi/v3/api/v1 and /openapi/v3/apis/<group>/<version> (OpenAPI 3.0), and /openapi/v2 (Swagger 2.0, JSON,
+// every group). Built from the kind list, the custom kinds of Established CRDs included, and memoised until the
+// custom kinds change.
+import { addedKinds, declaredGroups, kindsServedBy, onKindsChanged } from "../kinds";
 import { ACTION_SUBRESOURCES, reviewGroups, reviewResources, type ReviewResource } from "../kinds/reviews";
 import type { AnyKind } from "../kinds/types";
 import { metaType } from "../kinds/schema/names";
 import { status } from "../kinds/schema/object-meta";
 import type { ObjectSchema } from "../kinds/schema/schema";
+import { registerCustomKind } from "./custom-kind-schemas";
 import { Emitter, type JsonSchema } from "./emit";
 import { gnosticDocument } from "./gnostic";
 import { contentHash } from "./hash";
-import { apiResourceList, apiVersions, deleteOptions, listSchema, patch, watchEvent } from "./meta-types";
+import { apiResourceList, apiVersions, deleteOptions, listSchema, patch, scale, watchEvent } from "./meta-types";
 import {
-  actionPaths, consumes, kindComponent, kindPaths, operationGroup, operationTag, PATH_PARAMETER_DESCRIPTIONS, PRETTY, produces,
+  actionPaths, consumes, customKindPaths, kindComponent, kindPaths, operationGroup, operationTag, PATH_PARAMETER_DESCRIPTIONS, PRETTY, produces,
   reviewPaths, type Operation, type PathItem, type QueryParameter,
 } from "./paths";
 
@@ -29,8 +31,22 @@ function kindSchema(kind: AnyKind): KindSchema {
   return { type: "object", properties: {}, name: kindComponent(kind), gvk: { group: kind.group ?? "", version: "v1", kind: kind.kind } };
 }
 
-/** The kinds of one group ("" = core). */
-const kindsOf = (group: string) => kindsServedBy(group);
+/** The kinds of one group version ("" = core): a custom kind's version only when the CRD serves it. */
+const kindsOf = (group: string, version = "v1") => kindsServedBy(group, version).filter((k) => !k.openapi || k.openapi.served);
+
+/** A group version other than core/v1. */
+interface GroupVersion { group: string; version: string }
+
+/** The custom kinds' served group versions, in name order. */
+function customGroupVersions(): GroupVersion[] {
+  const seen = new Map<string, GroupVersion>();
+  for (const k of addedKinds()) {
+    if (!k.openapi?.served) continue;
+    const gv = { group: k.group ?? "", version: k.version ?? "v1" };
+    seen.set(`${gv.group}/${gv.version}`, gv);
+  }
+  return [...seen.keys()].sort().map((key) => seen.get(key)!);
+}
 
 /** The reviews of one group. */
 const reviewsOf = (group: string) => reviewResources.filter((r) => r.group === group);
@@ -39,18 +55,27 @@ const reviewsOf = (group: string) => reviewResources.filter((r) => r.group === g
  * The groups other than core with an OpenAPI v3 document: those with kinds, in name order. A group of create-only
  * reviews has none on purpose (see the README): kubectl then validates a review manifest against /openapi/v2.
  */
-function v3Groups(): string[] {
-  return servedGroups().sort();
+function v3GroupVersions(): GroupVersion[] {
+  const declared = declaredGroups().sort().map((group) => ({ group, version: "v1" }));
+  const known = new Set(declared.map((gv) => `${gv.group}/v1`));
+  return [...declared, ...customGroupVersions().filter((gv) => !known.has(`${gv.group}/${gv.version}`))];
 }
 
-/** The groups other than core in /openapi/v2: those with kinds or reviews, in name order. */
-function namedGroups(): string[] {
-  return [...new Set([...servedGroups(), ...reviewGroups()])].sort();
+/** The group versions other than core/v1 in /openapi/v2: those with kinds or reviews. */
+function namedGroupVersions(): GroupVersion[] {
+  const declared = [...new Set([...declaredGroups(), ...reviewGroups()])].sort().map((group) => ({ group, version: "v1" }));
+  const known = new Set(declared.map((gv) => `${gv.group}/v1`));
+  return [...declared, ...customGroupVersions().filter((gv) => !known.has(`${gv.group}/${gv.version}`))];
 }
 
 /** Registers every component the operations of `of` and `reviews` use: kinds, action subresources, reviews, meta. */
 function registerComponents(emitter: Emitter, of: AnyKind[], reviews: ReviewResource[]): void {
   for (const kind of of) {
+    if (kind.openapi) {
+      registerCustomKind(emitter, kind);
+      if (kind.openapi.scale) emitter.value(scale);
+      continue;
+    }
     const s = kindSchema(kind);
     emitter.value(s);
     emitter.value(listSchema(s));
@@ -61,16 +86,22 @@ function registerComponents(emitter: Emitter, of: AnyKind[], reviews: ReviewReso
 }
 
 /** Every path of a group version: its kinds' operations, their action subresources, its reviews. */
-const groupPaths = (of: AnyKind[], reviews: ReviewResource[]): PathItem[] =>
-  [...of.flatMap(kindPaths), ...of.flatMap(actionPaths), ...reviews.flatMap(reviewPaths)];
+const groupPaths = (of: AnyKind[], reviews: ReviewResource[]): PathItem[] => [
+  ...of.flatMap((k) => (k.openapi ? customKindPaths(k) : kindPaths(k))),
+  ...of.flatMap(actionPaths),
+  ...reviews.flatMap(reviewPaths),
+];
 
 const sortKeys = <T>(record: Record<string, T>): Record<string, T> =>
   Object.fromEntries(Object.keys(record).sort().map((k) => [k, record[k]]));
 
-/** `/api/v1/` or `/apis/<group>/v1/`: the group version's own discovery operation. */
-const groupVersionRoot = (group: string) => (group ? `/apis/${group}/v1/` : "/api/v1/");
+/** `/api/v1/` or `/apis/<group>/<version>/`: the group version's own discovery operation. */
+const groupVersionRoot = (group: string, version = "v1") => (group ? `/apis/${group}/${version}/` : "/api/v1/");
 
-const gvkOf = (o: Operation) => ({ group: o.group, kind: o.kind, version: "v1" });
+const gvkOf = (o: Operation) => ({ group: o.group, kind: o.kind, version: o.version ?? "v1" });
+
+/** An operation's tag: its group version's (or, for an action subresource, the kind's group at v1). */
+const tagOf = (o: Operation) => (o.tagGroup !== undefined ? operationTag(o.tagGroup) : operationTag(o.group, o.version));
 
 // --- OpenAPI 3.0 ----------------------------------------------------------------------------------------------------
 
@@ -83,7 +114,7 @@ function v3Content(mediaTypes: string[], ref: string): JsonSchema {
 }
 
 function v3Operation(o: Operation, emitter: Emitter): JsonSchema {
-  const out: JsonSchema = { tags: [operationTag(o.tagGroup ?? o.group)], description: o.description, operationId: o.operationId };
+  const out: JsonSchema = { tags: [tagOf(o)], description: o.description, operationId: o.operationId };
   if (o.query.length) out.parameters = o.query.map(v3Parameter);
   if (o.body) out.requestBody = { content: v3Content(consumes(o), emitter.ref(o.body.component)), required: o.body.required };
   const responses: JsonSchema = {};
@@ -131,23 +162,27 @@ const discoveryOperation = (operationId: string, description: string, ref: strin
 
 const groupVersionDocs = new Map<string, JsonSchema>();
 
-/** `/openapi/v3/api/v1` (group "") or `/openapi/v3/apis/<group>/v1`: one group version's operations and schemas. */
-export function openapiV3GroupVersion(group: string): JsonSchema {
-  const known = groupVersionDocs.get(group);
+/**
+ * `/openapi/v3/api/v1` (group "") or `/openapi/v3/apis/<group>/<version>`: one group version's operations and
+ * schemas.
+ */
+export function openapiV3GroupVersion(group: string, version = "v1"): JsonSchema {
+  const key = `${group}/${version}`;
+  const known = groupVersionDocs.get(key);
   if (known) return known;
   const emitter = new Emitter("v3");
-  const of = kindsOf(group);
+  const of = kindsOf(group, version);
   registerComponents(emitter, of, []);
   emitter.value(apiResourceList);
-  const id = operationGroup(group);
+  const id = operationGroup(group, version);
   const paths: Record<string, JsonSchema> = {
-    [groupVersionRoot(group)]: {
-      get: discoveryOperation(`get${id}APIResources`, "get available resources", emitter.ref(metaType("APIResourceList")), operationTag(group)),
+    [groupVersionRoot(group, version)]: {
+      get: discoveryOperation(`get${id}APIResources`, "get available resources", emitter.ref(metaType("APIResourceList")), operationTag(group, version)),
     },
   };
   for (const item of groupPaths(of, [])) paths[item.path] = v3PathItem(item, emitter);
   const doc = v3Document(paths, emitter.components);
-  groupVersionDocs.set(group, doc);
+  groupVersionDocs.set(key, doc);
   return doc;
 }
 
@@ -180,7 +215,9 @@ export function openapiV3Index(): JsonSchema {
     api: url("api", openapiV3Api()),
     "api/v1": url("api/v1", openapiV3CoreV1()),
   };
-  for (const group of v3Groups()) paths[`apis/${group}/v1`] = url(`apis/${group}/v1`, openapiV3GroupVersion(group));
+  for (const { group, version } of v3GroupVersions()) {
+    paths[`apis/${group}/${version}`] = url(`apis/${group}/${version}`, openapiV3GroupVersion(group, version));
+  }
   index = { paths };
   return index;
 }
@@ -203,7 +240,7 @@ function v2Operation(o: Operation, emitter: Emitter): JsonSchema {
     consumes: consumes(o),
     produces: produces(o),
     schemes: ["https"],
-    tags: [operationTag(o.tagGroup ?? o.group)],
+    tags: [tagOf(o)],
     operationId: o.operationId,
   };
   if (parameters.length) out.parameters = parameters;
@@ -219,8 +256,9 @@ let swagger: JsonSchema | undefined;
 export function openapiV2(): JsonSchema {
   if (swagger) return swagger;
   const emitter = new Emitter("v2");
-  const everyKind = ["", ...namedGroups()].flatMap(kindsOf);
-  const everyReview = ["", ...namedGroups()].flatMap(reviewsOf);
+  const groupVersions = [{ group: "", version: "v1" }, ...namedGroupVersions()];
+  const everyKind = groupVersions.flatMap(({ group, version }) => kindsOf(group, version));
+  const everyReview = groupVersions.filter(({ version }) => version === "v1").flatMap(({ group }) => reviewsOf(group));
   registerComponents(emitter, everyKind, everyReview);
   emitter.value(apiResourceList);
   emitter.value(apiVersions);
@@ -236,9 +274,11 @@ export function openapiV2(): JsonSchema {
   const paths: Record<string, JsonSchema> = {
     "/api/": { get: discovery("getCoreAPIVersions", "get available API versions", emitter.ref(metaType("APIVersions")), "core") },
   };
-  for (const group of ["", ...namedGroups()]) {
-    const id = operationGroup(group);
-    paths[groupVersionRoot(group)] = { get: discovery(`get${id}APIResources`, "get available resources", emitter.ref(metaType("APIResourceList")), operationTag(group)) };
+  for (const { group, version } of groupVersions) {
+    const id = operationGroup(group, version);
+    paths[groupVersionRoot(group, version)] = {
+      get: discovery(`get${id}APIResources`, "get available resources", emitter.ref(metaType("APIResourceList")), operationTag(group, version)),
+    };
   }
   for (const item of groupPaths(everyKind, everyReview)) {
     const out: JsonSchema = {};
@@ -273,7 +313,7 @@ export function openapiV2Protobuf(): Uint8Array {
 
 /**
  * The document at `/openapi/<version>[/<path>]`: v2 → Swagger 2.0 (as a JSON value, or with `format` "protobuf" as
- * gnostic's Document message bytes); v3 with path "" → the index, "api", "api/v1" and "apis/<group>/v1" → the
+ * gnostic's Document message bytes); v3 with path "" → the index, "api", "api/v1" and "apis/<group>/<version>" → the
  * group version documents (JSON only). Undefined for anything else (answer 404). Query strings are not part of
  * `path`.
  */
@@ -284,7 +324,16 @@ export function openapiDocument(version: "v2" | "v3", path: string, format: "jso
   if (p === "") return openapiV3Index();
   if (p === "api") return openapiV3Api();
   if (p === "api/v1") return openapiV3CoreV1();
-  const group = /^apis\/([^/]+)\/v1$/.exec(p)?.[1];
-  if (group && v3Groups().includes(group)) return openapiV3GroupVersion(group);
+  const [, group, groupVersion] = /^apis\/([^/]+)\/([^/]+)$/.exec(p) ?? [];
+  if (group && v3GroupVersions().some((gv) => gv.group === group && gv.version === groupVersion)) return openapiV3GroupVersion(group, groupVersion);
   return undefined;
 }
+
+// The documents describe the custom kinds too: when a CRD's kinds are served, changed or dropped, every memoised
+// document is built again on its next request (new objects, so the v2 ETag and the v3 index hashes change).
+onKindsChanged(() => {
+  groupVersionDocs.clear();
+  index = undefined;
+  swagger = undefined;
+  swaggerProtobuf = undefined;
+});

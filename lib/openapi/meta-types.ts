@@ -1,8 +1,8 @@
 // meta/v1 types the API's operations use besides the kinds themselves: list wrappers, DeleteOptions, WatchEvent,
 // Patch and the discovery documents, declared in the same schema language as the kinds.
-import { listMeta } from "../kinds/schema/object-meta";
+import { listMeta, objectMeta } from "../kinds/schema/object-meta";
 import { coreType, metaType, RAW_EXTENSION_TYPE } from "../kinds/schema/names";
-import { arr, bool, describe, int64, obj, str, type ObjectSchema } from "../kinds/schema/schema";
+import { arr, bool, describe, int, int64, obj, str, type ObjectSchema } from "../kinds/schema/schema";
 
 /** `<Kind>List`: what list operations answer, named and grouped like the kind (`io.k8s.api.rbac.v1.RoleList`). */
 export function listSchema(kind: ObjectSchema & { gvk: { group: string; kind: string } }): ObjectSchema {
@@ -124,3 +124,28 @@ export const apiResourceList = obj(
   },
 );
 
+
+/** autoscaling/v1 Scale: what a custom kind's `/scale` subresource reads and writes. */
+export const scale = obj(
+  {
+    apiVersion: str({ description: "Versioned schema of this representation; always autoscaling/v1." }),
+    kind: str({ description: "Always Scale." }),
+    metadata: describe(objectMeta, "The scaled object's metadata."),
+    spec: obj(
+      { replicas: int({ description: "Desired number of replicas." }) },
+      { name: "io.k8s.api.autoscaling.v1.ScaleSpec", description: "The desired scale." },
+    ),
+    status: obj(
+      {
+        replicas: int({ description: "Observed number of replicas." }),
+        selector: str({ description: "Label selector of the scaled pods, in its string form (e.g. app=web)." }),
+      },
+      { name: "io.k8s.api.autoscaling.v1.ScaleStatus", description: "The observed scale.", required: ["replicas"] },
+    ),
+  },
+  {
+    name: "io.k8s.api.autoscaling.v1.Scale",
+    description: "The replica count of a scalable object, and the selector of what it runs.",
+    gvk: { group: "autoscaling", version: "v1", kind: "Scale" },
+  },
+);

@@ -6,6 +6,7 @@ import { groupVersionPath } from "../kinds";
 import { ACTION_SUBRESOURCES, type ReviewResource } from "../kinds/reviews";
 import type { AnyKind } from "../kinds/types";
 import { coreType, metaType } from "../kinds/schema/names";
+import { customComponentName } from "./custom-kind-schemas";
 
 export type Method = "get" | "post" | "put" | "patch" | "delete";
 type Action = "get" | "list" | "watch" | "watchlist" | "post" | "put" | "patch" | "delete" | "deletecollection";
@@ -23,6 +24,8 @@ export interface Operation {
   action: Action;
   /** API group of the kind ("" for core). */
   group: string;
+  /** Version of the kind (default v1). */
+  version?: string;
   kind: string;
   /** The group version whose tag the operation carries when it is not the kind's (`serviceaccounts/token`: core). */
   tagGroup?: string;
@@ -32,6 +35,8 @@ export interface Operation {
   responses: { code: number; description: string; component: string }[];
   /** Produces the watch stream media types too. */
   stream?: boolean;
+  /** A custom kind's operation: kube's custom resource media types (no strategic merge patch). */
+  custom?: boolean;
 }
 
 export interface PathItem {
@@ -88,6 +93,7 @@ export const STATUS = metaType("Status");
 export const DELETE_OPTIONS = metaType("DeleteOptions");
 export const WATCH_EVENT = metaType("WatchEvent");
 export const PATCH = metaType("Patch");
+export const SCALE = "io.k8s.api.autoscaling.v1.Scale";
 
 const ok = (component: string) => ({ code: 200, description: "OK", component });
 const created = (component: string) => ({ code: 201, description: "Created", component });
@@ -97,20 +103,22 @@ const accepted = (component: string) => ({ code: 202, description: "Accepted", c
  * kube's operationId infix of a group version: `CoreV1`, `RbacAuthorizationV1` (the group without `.k8s.io`,
  * camel-cased at dots and dashes).
  */
-export function operationGroup(group: string): string {
-  if (!group) return "CoreV1";
+export function operationGroup(group: string, version = "v1"): string {
+  const v = version.charAt(0).toUpperCase() + version.slice(1);
+  if (!group) return `Core${v}`;
   const words = group.replace(/\.k8s\.io$/, "").split(/[.-]/);
-  return `${words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("")}V1`;
+  return `${words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("")}${v}`;
 }
 
-/** kube's tag of a group version's operations: `core_v1`, `rbacAuthorization_v1`. */
-export function operationTag(group: string): string {
-  const id = operationGroup(group).slice(0, -"V1".length);
-  return `${id.charAt(0).toLowerCase()}${id.slice(1)}_v1`;
+/** kube's tag of a group version's operations: `core_v1`, `rbacAuthorization_v1`, `exampleCom_v1beta1`. */
+export function operationTag(group: string, version = "v1"): string {
+  const id = operationGroup(group, version).slice(0, -version.length);
+  return `${id.charAt(0).toLowerCase()}${id.slice(1)}_${version}`;
 }
 
 /** Component name of a kind's schema (its declared name; core/v1's spelling for a kind without a schema). */
 export function kindComponent(kind: AnyKind): string {
+  if (kind.openapi) return customComponentName(kind.group ?? "", kind.version ?? "v1", kind.kind);
   const s = kind.schema;
   return s?.type === "object" && s.name ? s.name : coreType(kind.kind);
 }
@@ -219,6 +227,106 @@ export function kindPaths(kind: AnyKind): PathItem[] {
 }
 
 /**
+ * The operations of a custom kind's version, as kube's CRD builder declares them: list (and list in all namespaces
+ * for a namespaced kind), create, deletecollection, read, replace, delete, patch, and read/replace/patch of
+ * `/status` when the version has that subresource. No watch paths (kube publishes none for custom kinds), patch
+ * media types without strategic merge patch, DELETE answering a Status.
+ */
+export function customKindPaths(kind: AnyKind): PathItem[] {
+  const K = kind.kind;
+  const G = kind.group ?? "";
+  const V = kind.version ?? "v1";
+  const id = operationGroup(G, V);
+  const obj = kindComponent(kind);
+  const list = customComponentName(G, V, kind.openapi?.listKind ?? `${K}List`);
+  const ns = kind.namespaced ? "Namespaced" : "";
+  const gv = `/apis/${G}/${V}`;
+  const base = kind.namespaced ? `${gv}/namespaces/{namespace}/${kind.plural}` : `${gv}/${kind.plural}`;
+  const scopeParams: ("namespace")[] = kind.namespaced ? ["namespace"] : [];
+  const a = article(K);
+  const op = (o: Omit<Operation, "kind" | "group" | "version" | "custom">): Operation => ({ ...o, group: G, version: V, kind: K, custom: true });
+  const items: PathItem[] = [];
+  if (kind.namespaced) {
+    items.push({
+      path: `${gv}/${kind.plural}`,
+      pathParameters: [],
+      operations: [op({ method: "get", operationId: `list${id}${K}ForAllNamespaces`, action: "list", description: `list objects of kind ${K}`, query: LIST_QUERY, responses: [ok(list)] })],
+    });
+  }
+  items.push(
+    {
+      path: base,
+      pathParameters: scopeParams,
+      operations: [
+        op({ method: "get", operationId: `list${id}${ns}${K}`, action: "list", description: `list objects of kind ${K}`, query: LIST_QUERY, responses: [ok(list)] }),
+        op({
+          method: "post", operationId: `create${id}${ns}${K}`, action: "post", description: `create ${a} ${K}`, query: WRITE_QUERY,
+          body: { component: obj, required: true }, responses: [ok(obj), created(obj), accepted(obj)],
+        }),
+        op({
+          method: "delete", operationId: `delete${id}Collection${ns}${K}`, action: "deletecollection", description: `delete collection of ${K}`,
+          query: DELETE_COLLECTION_QUERY, body: { component: DELETE_OPTIONS, required: false }, responses: [ok(STATUS)],
+        }),
+      ],
+    },
+    {
+      path: `${base}/{name}`,
+      pathParameters: [...scopeParams, "name"],
+      operations: [
+        op({ method: "get", operationId: `read${id}${ns}${K}`, action: "get", description: `read the specified ${K}`, query: [P.resourceVersion], responses: [ok(obj)] }),
+        op({
+          method: "put", operationId: `replace${id}${ns}${K}`, action: "put", description: `replace the specified ${K}`, query: WRITE_QUERY,
+          body: { component: obj, required: true }, responses: [ok(obj), created(obj)],
+        }),
+        op({
+          method: "delete", operationId: `delete${id}${ns}${K}`, action: "delete", description: `delete ${a} ${K}`, query: DELETE_QUERY,
+          body: { component: DELETE_OPTIONS, required: false }, responses: [ok(STATUS), accepted(STATUS)],
+        }),
+        op({
+          method: "patch", operationId: `patch${id}${ns}${K}`, action: "patch", description: `partially update the specified ${K}`, query: PATCH_QUERY,
+          body: { component: PATCH, patch: true, required: true }, responses: [ok(obj), created(obj)],
+        }),
+      ],
+    },
+  );
+  if (kind.hasStatus) {
+    items.push({
+      path: `${base}/{name}/status`,
+      pathParameters: [...scopeParams, "name"],
+      operations: [
+        op({ method: "get", operationId: `read${id}${ns}${K}Status`, action: "get", description: `read status of the specified ${K}`, query: [P.resourceVersion], responses: [ok(obj)] }),
+        op({
+          method: "put", operationId: `replace${id}${ns}${K}Status`, action: "put", description: `replace status of the specified ${K}`, query: WRITE_QUERY,
+          body: { component: obj, required: true }, responses: [ok(obj), created(obj)],
+        }),
+        op({
+          method: "patch", operationId: `patch${id}${ns}${K}Status`, action: "patch", description: `partially update status of the specified ${K}`, query: PATCH_QUERY,
+          body: { component: PATCH, patch: true, required: true }, responses: [ok(obj), created(obj)],
+        }),
+      ],
+    });
+  }
+  if (kind.openapi?.scale) {
+    items.push({
+      path: `${base}/{name}/scale`,
+      pathParameters: [...scopeParams, "name"],
+      operations: [
+        op({ method: "get", operationId: `read${id}${ns}${K}Scale`, action: "get", description: `read scale of the specified ${K}`, query: [P.resourceVersion], responses: [ok(SCALE)] }),
+        op({
+          method: "put", operationId: `replace${id}${ns}${K}Scale`, action: "put", description: `replace scale of the specified ${K}`, query: WRITE_QUERY,
+          body: { component: SCALE, required: true }, responses: [ok(SCALE), created(SCALE)],
+        }),
+        op({
+          method: "patch", operationId: `patch${id}${ns}${K}Scale`, action: "patch", description: `partially update scale of the specified ${K}`, query: PATCH_QUERY,
+          body: { component: PATCH, patch: true, required: true }, responses: [ok(SCALE), created(SCALE)],
+        }),
+      ],
+    });
+  }
+  return items;
+}
+
+/**
  * The create-only subresources a kind names (`serviceaccounts/{name}/token` → authentication.k8s.io/v1
  * TokenRequest, `createCoreV1NamespacedServiceAccountToken`), tagged with the kind's group version.
  */
@@ -268,8 +376,11 @@ export const PATH_PARAMETER_DESCRIPTIONS = {
 };
 
 /** Media types an operation answers with (no protobuf: Cluster Core does not offer it). */
-export const produces = (o: Operation) => ["application/json", "application/yaml", ...(o.stream ? ["application/json;stream=watch"] : [])];
+export const produces = (o: Operation) => ["application/json", "application/yaml", ...(o.stream && !o.custom ? ["application/json;stream=watch"] : [])];
 
 /** Media types an operation accepts. */
-export const consumes = (o: Operation) =>
-  o.body?.patch ? ["application/json-patch+json", "application/merge-patch+json", "application/strategic-merge-patch+json", "application/apply-patch+yaml"] : ["*/*"];
+export const consumes = (o: Operation) => {
+  // Custom kinds have no strategic merge patch (kube answers 415): kubectl picks its patch type from this list.
+  if (o.custom) return o.body?.patch ? ["application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml"] : ["application/json", "application/yaml"];
+  return o.body?.patch ? ["application/json-patch+json", "application/merge-patch+json", "application/strategic-merge-patch+json", "application/apply-patch+yaml"] : ["*/*"];
+};
