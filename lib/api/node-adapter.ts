@@ -12,6 +12,8 @@ import { parseQuery } from "../request/url-escapes";
 import { handleApi } from "./chain";
 import { CHUNK_BYTES } from "./encode/chunked-body";
 import { statusResponse } from "./encode/status";
+import { chunkFrame, directSocket } from "./http1-chunks";
+import type { WatchSink } from "../storage";
 import type { ApiRequest, ApiResponse, ApiRuntime } from "./types";
 /** A watcher whose unsent bytes exceed this is closed; its client re-watches from its last revision. */
 import { MAX_WATCH_BACKLOG_BYTES, watchBacklogs } from "./watch-backlog";
@@ -121,7 +123,12 @@ export function writeApiResponse(req: NodeRequest, response: NodeResponse, answe
   }
   const stream = answer.stream;
   res.writeHead(answer.status, http2 ? answer.headers : { ...answer.headers, "transfer-encoding": "chunked" });
+  // HTTP/1.1: the headers and the events the watch starts with (initial events, or the first of a resumed
+  // watch) leave in one write; afterwards each event's chunk goes straight to the connection (http1-chunks.ts).
+  const corked = http2 ? undefined : (response as ServerResponse).socket ?? undefined;
+  corked?.cork();
   res.flushHeaders();
+  const socket = http2 ? undefined : directSocket(response as ServerResponse);
   let stop: ((reason?: "cut") => void) | undefined;
   let ended = false;
   let written = 0;
@@ -150,27 +157,43 @@ export function writeApiResponse(req: NodeRequest, response: NodeResponse, answe
   // so the watch is started (its seat, audit and metrics are settled by stopping it) and stopped at once.
   const gone = clientGone(req, response);
   let drained: Promise<void> | undefined;
-  stop = stream.start({
-    send: (chunk) => {
-      if (ended) return false;
-      written += chunk.length;
-      res.write(chunk);
-      return res.writableLength <= MAX_WATCH_BACKLOG_BYTES;
-    },
+  const sink: WatchSink = {
+    send: socket
+      ? (chunk) => {
+          if (ended) return false;
+          const frame = chunkFrame(chunk);
+          written += frame.length;
+          socket.write(frame);
+          return res.writableLength <= MAX_WATCH_BACKLOG_BYTES;
+        }
+      : (chunk) => {
+          if (ended) return false;
+          written += chunk.length;
+          res.write(chunk);
+          return res.writableLength <= MAX_WATCH_BACKLOG_BYTES;
+        },
     close: () => queueMicrotask(() => end()),
     // Initial events wait while more than a chunk is unsent, until the response drains (or the watch ends).
     ready: () => {
       if (ended || res.writableLength <= CHUNK_BYTES) return undefined;
       return (drained ??= new Promise<void>((resolve) => {
-        const done = () => { drained = undefined; w.off("drain", done); w.off("close", done); clearInterval(poll); resolve(); };
-        const w = res as unknown as Writer & { off(e: string, l: () => void): unknown; once(e: string, l: () => void): unknown };
+        const done = () => { drained = undefined; w.off("drain", done); own.off("close", done); clearInterval(poll); resolve(); };
+        type Emitter = { off(e: string, l: () => void): unknown; once(e: string, l: () => void): unknown };
+        const own = response as unknown as Emitter;
+        // Chunks written to the socket directly drain there (the response emits `drain` only for its own writes).
+        const w: Emitter = socket ?? own;
         w.once("drain", done);
-        w.once("close", done);
+        own.once("close", done);
         // end() may come from the timer without a close event on a kept-alive connection.
         const poll = setInterval(() => { if (ended) done(); }, 1000);
       }));
     },
-  });
+  };
+  try {
+    stop = stream.start(sink);
+  } finally {
+    corked?.uncork();
+  }
   if (ended) stop();
   else if (gone) end();
 }
