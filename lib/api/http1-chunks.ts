@@ -22,6 +22,27 @@ export function chunkFrame(chunk: Buffer): Buffer {
   return frame;
 }
 
+const corked: Socket[] = [];
+
+function uncorkAll(): void {
+  for (const socket of corked) socket.uncork();
+  corked.length = 0;
+}
+
+/**
+ * Writes a frame to the socket, gathered with the others written in the same tick (the events of one batch
+ * of commits): each socket is corked at its first frame and all are uncorked together once the tick's work is
+ * done, so a watcher gets one write (one TLS record) per batch rather than one per event, for one shared
+ * nextTick instead of one per socket.
+ */
+export function writeFrame(socket: Socket, frame: Buffer): void {
+  if (!socket.writableCorked) {
+    socket.cork();
+    if (corked.push(socket) === 1) process.nextTick(uncorkAll);
+  }
+  socket.write(frame);
+}
+
 /** Node's state of a response that this module relies on (internal fields of node:http, stable since v12). */
 interface ResponseInternals {
   chunkedEncoding?: boolean;

@@ -12,7 +12,7 @@ import { parseQuery } from "../request/url-escapes";
 import { handleApi } from "./chain";
 import { CHUNK_BYTES } from "./encode/chunked-body";
 import { statusResponse } from "./encode/status";
-import { chunkFrame, directSocket } from "./http1-chunks";
+import { chunkFrame, directSocket, writeFrame } from "./http1-chunks";
 import type { WatchSink } from "../storage";
 import type { ApiRequest, ApiResponse, ApiRuntime } from "./types";
 /** A watcher whose unsent bytes exceed this is closed; its client re-watches from its last revision. */
@@ -163,7 +163,7 @@ export function writeApiResponse(req: NodeRequest, response: NodeResponse, answe
           if (ended) return false;
           const frame = chunkFrame(chunk);
           written += frame.length;
-          socket.write(frame);
+          writeFrame(socket, frame);
           return res.writableLength <= MAX_WATCH_BACKLOG_BYTES;
         }
       : (chunk) => {
