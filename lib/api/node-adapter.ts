@@ -17,6 +17,7 @@ import type { WatchSink } from "../storage";
 import type { ApiRequest, ApiResponse, ApiRuntime } from "./types";
 /** A watcher whose unsent bytes exceed this is closed; its client re-watches from its last revision. */
 import { MAX_WATCH_BACKLOG_BYTES, watchBacklogs } from "./watch-backlog";
+import { timerWheel } from "../timer-wheel/timer-wheel";
 
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
 export type NodeResponse = ServerResponse | Http2ServerResponse;
@@ -135,7 +136,7 @@ export function writeApiResponse(req: NodeRequest, response: NodeResponse, answe
   const end = (stalled = false) => {
     if (ended) return;
     ended = true;
-    clearTimeout(timer);
+    cancelTimeout();
     untrack();
     // A consumer that stopped reading would hold its backlog forever: drop the connection (HTTP/1.1) or
     // reset the stream (HTTP/2: the client sees an error, not a clean end, and re-watches) to free it now.
@@ -146,7 +147,7 @@ export function writeApiResponse(req: NodeRequest, response: NodeResponse, answe
       else res.destroy();
     } else res.end();
   };
-  const timer = setTimeout(end, stream.timeoutMs);
+  const cancelTimeout = timerWheel.schedule(stream.timeoutMs, () => end());
   const untrack = watchBacklogs.track({
     backlog: () => res.writableLength,
     progress: () => written - res.writableLength,
