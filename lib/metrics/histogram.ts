@@ -36,7 +36,8 @@ export class Histogram implements Collectable {
   /** The histogram of these label values, found once: a hot path (a watch's events) observes without a lookup. */
   child(values: readonly string[]): { observe(v: number): void } {
     const state = this.sets.get(values);
-    return { observe: (v) => this.record(state, v) };
+    const family = this;
+    return { observe(v) { family.record(state, v); } };
   }
 
   private record(s: State, v: number): void {

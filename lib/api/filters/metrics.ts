@@ -126,8 +126,8 @@ export function recordRequest(metrics: ServerMetrics, req: ApiRequest, info: Req
             if (!keep && !cut) { cut = true; metrics.terminatedWatchers.inc([watch!.resource]); }
             return keep;
           },
-          close: () => sink.close(),
-          ready: sink.ready && (() => sink.ready!()),
+          close() { sink.close(); },
+          ready() { return sink.ready?.(); },
         } : sink;
         const stop = inner.start(counted);
         let done = false;
