@@ -60,3 +60,32 @@ describe("a chunked answer (a list) through a Next.js route handler", () => {
     expect(state.made).toBeLessThanOrEqual(2);
   });
 });
+
+describe("a watch through a Next.js route handler", () => {
+  it("streams its events and ends cleanly at its timeout (the shared timer wheel), stopping the watch", async () => {
+    let stopped = 0;
+    const res = toResponse(new Request("https://localhost/api/v1/configmaps?watch=1"), {
+      status: 200, headers: { "content-type": "application/json" },
+      stream: {
+        timeoutMs: 300,
+        start(sink) {
+          sink.send(Buffer.from("{\"type\":\"ADDED\"}\n"));
+          return () => void stopped++;
+        },
+      },
+    });
+    const started = performance.now();
+    let text = "";
+    const reader = res.body!.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += Buffer.from(value).toString();
+    }
+    const took = performance.now() - started;
+    expect(text).toBe("\n{\"type\":\"ADDED\"}\n");
+    expect(stopped).toBe(1);
+    expect(took).toBeGreaterThanOrEqual(250);
+    expect(took).toBeLessThan(2000);
+  });
+});

@@ -8,6 +8,7 @@ import { statusResponse } from "./encode/status";
 import type { ApiRequest, ApiResponse, ApiRuntime } from "./types";
 
 import { MAX_WATCH_BACKLOG_BYTES, watchBacklogs } from "./watch-backlog";
+import { timerWheel } from "../timer-wheel/timer-wheel";
 
 async function readBody(request: Request, limit: number): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length") ?? 0);
@@ -64,7 +65,7 @@ export function toResponse(request: Request, answer: ApiResponse): Response {
   if (!answer.stream) return new Response(answer.body === undefined ? null : typeof answer.body === "string" ? answer.body : new Uint8Array(answer.body), { status: answer.status, headers });
   const source = answer.stream;
   let stop: ((reason?: "cut") => void) | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let cancelTimeout = () => {};
   let ended = false;
   let untrack = () => {};
   // Initial events that wait for the client to read (WatchSink.ready): settled by its next read, or the end.
@@ -77,7 +78,7 @@ export function toResponse(request: Request, answer: ApiResponse): Response {
       const end = (cut = false) => {
         if (ended) return;
         ended = true;
-        clearTimeout(timer);
+        cancelTimeout();
         untrack();
         wake();
         const dropped = cut || backlog() >= MAX_WATCH_BACKLOG_BYTES;
@@ -89,7 +90,7 @@ export function toResponse(request: Request, answer: ApiResponse): Response {
         } catch { /* already closed */ }
       };
       untrack = watchBacklogs.track({ backlog, progress: () => written - backlog(), cut: () => end(true) });
-      timer = setTimeout(() => end(), source.timeoutMs);
+      cancelTimeout = timerWheel.schedule(source.timeoutMs, () => end());
       request.signal.addEventListener("abort", () => end());
       // A streaming response sends no headers before its first chunk: start with a newline so quiet watches
       // do not hang their clients (JSON stream decoders skip whitespace). Protobuf frames have no such
@@ -113,7 +114,7 @@ export function toResponse(request: Request, answer: ApiResponse): Response {
     cancel() {
       wake();
       ended = true;
-      clearTimeout(timer);
+      cancelTimeout();
       untrack();
       stop?.();
     },

@@ -6,15 +6,19 @@
 // headers, and a watch that must be cut is reset (RST_STREAM) rather than its connection closed, since the
 // connection carries the client's other streams.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { constants as h2, type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
 import { errors, isStatusError } from "../status";
 import { parseQuery } from "../request/url-escapes";
 import { handleApi } from "./chain";
 import { CHUNK_BYTES } from "./encode/chunked-body";
 import { statusResponse } from "./encode/status";
+import { chunkFrame, directSocket, writeFrame } from "./http1-chunks";
+import type { WatchSink } from "../storage";
 import type { ApiRequest, ApiResponse, ApiRuntime } from "./types";
 /** A watcher whose unsent bytes exceed this is closed; its client re-watches from its last revision. */
-import { MAX_WATCH_BACKLOG_BYTES, watchBacklogs } from "./watch-backlog";
+import { MAX_WATCH_BACKLOG_BYTES, watchBacklogs, type TrackedStream } from "./watch-backlog";
+import { timerWheel } from "../timer-wheel/timer-wheel";
 
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
 export type NodeResponse = ServerResponse | Http2ServerResponse;
@@ -141,58 +145,106 @@ export function writeApiResponse(req: NodeRequest, response: NodeResponse, answe
   }
   const stream = answer.stream;
   res.writeHead(answer.status, http2 ? answer.headers : { ...answer.headers, "transfer-encoding": "chunked" });
+  // HTTP/1.1: the headers and the events the watch starts with (initial events, or the first of a resumed
+  // watch) leave in one write; afterwards each event's chunk goes straight to the connection (http1-chunks.ts).
+  const corked = http2 ? undefined : (response as ServerResponse).socket ?? undefined;
+  corked?.cork();
   res.flushHeaders();
-  let stop: ((reason?: "cut") => void) | undefined;
-  let ended = false;
-  let written = 0;
-  const end = (stalled = false) => {
-    if (ended) return;
-    ended = true;
-    clearTimeout(timer);
-    untrack();
-    // A consumer that stopped reading would hold its backlog forever: drop the connection (HTTP/1.1) or
-    // reset the stream (HTTP/2: the client sees an error, not a clean end, and re-watches) to free it now.
-    const cut = stalled || res.writableLength > MAX_WATCH_BACKLOG_BYTES;
-    stop?.(cut ? "cut" : undefined);
-    if (cut) {
-      if (http2) (response as Http2ServerResponse).stream.close(h2.NGHTTP2_INTERNAL_ERROR);
-      else res.destroy();
-    } else res.end();
-  };
-  const timer = setTimeout(end, stream.timeoutMs);
-  const untrack = watchBacklogs.track({
-    backlog: () => res.writableLength,
-    progress: () => written - res.writableLength,
-    cut: () => end(true),
-  });
-  res.on("close", () => end());
+  const w = new WatchWriter(response, http2, http2 ? undefined : directSocket(response as ServerResponse));
+  w.cancelTimeout = timerWheel.schedule(stream.timeoutMs, () => w.end());
+  w.untrack = watchBacklogs.track(w);
+  res.on("close", () => w.end());
   // The client may have gone while the request was authorized and admitted: its `close` has passed already,
   // so the watch is started (its seat, audit and metrics are settled by stopping it) and stopped at once.
   const gone = clientGone(req, response);
-  let drained: Promise<void> | undefined;
-  stop = stream.start({
-    send: (chunk) => {
-      if (ended) return false;
-      written += chunk.length;
-      res.write(chunk);
-      return res.writableLength <= MAX_WATCH_BACKLOG_BYTES;
-    },
-    close: () => queueMicrotask(() => end()),
-    // Initial events wait while more than a chunk is unsent, until the response drains (or the watch ends).
-    ready: () => {
-      if (ended || res.writableLength <= CHUNK_BYTES) return undefined;
-      return (drained ??= new Promise<void>((resolve) => {
-        const done = () => { drained = undefined; w.off("drain", done); w.off("close", done); clearInterval(poll); resolve(); };
-        const w = res as unknown as Writer & { off(e: string, l: () => void): unknown; once(e: string, l: () => void): unknown };
-        w.once("drain", done);
-        w.once("close", done);
-        // end() may come from the timer without a close event on a kept-alive connection.
-        const poll = setInterval(() => { if (ended) done(); }, 1000);
-      }));
-    },
-  });
-  if (ended) stop();
-  else if (gone) end();
+  try {
+    w.stop = stream.start(w);
+  } finally {
+    corked?.uncork();
+  }
+  if (w.ended) w.stop();
+  else if (gone) w.end();
+}
+
+type Emitter = { off(e: string, l: () => void): unknown; once(e: string, l: () => void): unknown };
+
+/**
+ * One watch answer being written: the sink its events are sent to and the stream the backlog rules follow.
+ * One object per watcher with methods, rather than a closure per role: thousands of watchers hold it for
+ * minutes (and the TypeScript loader names every closure, giving each its own property storage).
+ */
+class WatchWriter implements WatchSink, TrackedStream {
+  ended = false;
+  /** Bytes handed to the connection (frames included). */
+  written = 0;
+  stop?: (reason?: "cut") => void;
+  cancelTimeout?: () => void;
+  untrack?: () => void;
+  private drained?: Promise<void>;
+  private readonly res: Writer;
+
+  constructor(private readonly response: NodeResponse, private readonly http2: boolean, private readonly socket: Socket | undefined) {
+    this.res = response as unknown as Writer;
+  }
+
+  send(chunk: Buffer): boolean {
+    if (this.ended) return false;
+    if (this.socket) {
+      const frame = chunkFrame(chunk);
+      this.written += frame.length;
+      writeFrame(this.socket, frame);
+    } else {
+      this.written += chunk.length;
+      this.res.write(chunk);
+    }
+    return this.res.writableLength <= MAX_WATCH_BACKLOG_BYTES;
+  }
+
+  close(): void {
+    queueMicrotask(() => this.end());
+  }
+
+  /** Initial events wait while more than a chunk is unsent, until the response drains (or the watch ends). */
+  ready(): Promise<void> | undefined {
+    if (this.ended || this.res.writableLength <= CHUNK_BYTES) return undefined;
+    return (this.drained ??= new Promise<void>((resolve) => {
+      const own = this.response as unknown as Emitter;
+      // Chunks written to the socket directly drain there (the response emits `drain` only for its own writes).
+      const w: Emitter = this.socket ?? own;
+      const done = () => { this.drained = undefined; w.off("drain", done); own.off("close", done); clearInterval(poll); resolve(); };
+      w.once("drain", done);
+      own.once("close", done);
+      // end() may come from the timer without a close event on a kept-alive connection.
+      const poll = setInterval(() => { if (this.ended) done(); }, 1000);
+    }));
+  }
+
+  backlog(): number {
+    return this.res.writableLength;
+  }
+
+  progress(): number {
+    return this.written - this.res.writableLength;
+  }
+
+  cut(): void {
+    this.end(true);
+  }
+
+  end(stalled = false): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.cancelTimeout?.();
+    this.untrack?.();
+    // A consumer that stopped reading would hold its backlog forever: drop the connection (HTTP/1.1) or
+    // reset the stream (HTTP/2: the client sees an error, not a clean end, and re-watches) to free it now.
+    const cut = stalled || this.res.writableLength > MAX_WATCH_BACKLOG_BYTES;
+    this.stop?.(cut ? "cut" : undefined);
+    if (cut) {
+      if (this.http2) (this.response as Http2ServerResponse).stream.close(h2.NGHTTP2_INTERNAL_ERROR);
+      else this.res.destroy();
+    } else this.res.end();
+  }
 }
 
 /** Whether the client went (its connection closed, or its HTTP/2 stream reset). */

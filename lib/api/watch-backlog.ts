@@ -47,9 +47,10 @@ export class WatchBacklogs {
 
   /** Closes stalled streams, then the largest backlogs while the total is over its cap. */
   sweep(now: number): void {
+    // Ten thousand watchers are swept every second: one pass without allocating (a Set may lose its current
+    // entry while iterated), and the list of backlogs is made only when their total is over the cap.
     let total = 0;
-    const open: { entry: Entry; backlog: number }[] = [];
-    for (const entry of [...this.entries]) {
+    for (const entry of this.entries) {
       const backlog = entry.stream.backlog();
       const progress = entry.stream.progress();
       if (backlog === 0 || progress !== entry.lastProgress) {
@@ -63,9 +64,10 @@ export class WatchBacklogs {
       }
       entry.lastProgress = progress;
       total += backlog;
-      open.push({ entry, backlog });
     }
     if (total <= this.limits.totalBytes) return;
+    const open: { entry: Entry; backlog: number }[] = [];
+    for (const entry of this.entries) open.push({ entry, backlog: entry.stream.backlog() });
     open.sort((a, b) => b.backlog - a.backlog);
     for (const { entry, backlog } of open) {
       if (total <= this.limits.totalBytes) break;

@@ -17,6 +17,18 @@ export class Counter implements Collectable {
     this.sets.get(values).value += by;
   }
 
+  /** The counter of these label values, found once: a hot path (a watch's events) adds without a lookup. */
+  child(values: readonly string[] = []): { inc(by?: number): void } {
+    const state = this.sets.get(values);
+    const name = this.name;
+    return {
+      inc(by = 1) {
+        if (!(by >= 0)) throw new Error(`${name}: a counter cannot decrease (${by})`);
+        state.value += by;
+      },
+    };
+  }
+
   /** The current value (0 for label values never used). */
   value(values: readonly string[] = []): number {
     return this.sets.peek(values)?.value ?? 0;

@@ -168,3 +168,21 @@ describe("strict parser", () => {
     expect(() => parseExposition(text)).toThrow(message);
   });
 });
+
+describe("children found once", () => {
+  test("a counter's and a histogram's child update the same series as inc and observe with those labels", () => {
+    const c = new Counter("events_total", "h", ["kind"]);
+    const h = new Histogram("sizes", "h", ["kind"], [10, 100]);
+    const cc = c.child(["ConfigMap"]);
+    const hc = h.child(["ConfigMap"]);
+    cc.inc();
+    cc.inc(2);
+    c.inc(["ConfigMap"]);
+    hc.observe(5);
+    hc.observe(50);
+    h.observe(["ConfigMap"], 500);
+    expect(c.value(["ConfigMap"])).toBe(4);
+    expect(h.snapshot(["ConfigMap"])).toEqual({ count: 3, sum: 555, buckets: [1, 2, 3] });
+    expect(() => cc.inc(-1)).toThrow(/cannot decrease/);
+  });
+});

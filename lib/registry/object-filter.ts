@@ -30,11 +30,12 @@ export function compileFilter(kind: AnyKind, labelSelector: string, fieldSelecto
   let supported = supportedFields.get(kind);
   if (!supported) { supported = new Set(Object.keys(kind.selectableFields)); supportedFields.set(kind, supported); }
   checkFieldSelector(fields, supported, kind.fieldSelectorError);
-  const matches = (obj: KubeObject) =>
-    (labels.length === 0 || matchesLabels(labels, obj.metadata?.labels)) &&
-    (fields.length === 0 || matchesFields(fields, (f) => fieldValue(kind, obj, f)));
   return {
-    matches,
+    // A method, not a named arrow: watchers hold their filter for minutes (see registry.ts's prepareWatch).
+    matches(obj: KubeObject) {
+      return (labels.length === 0 || matchesLabels(labels, obj.metadata?.labels)) &&
+        (fields.length === 0 || matchesFields(fields, (f) => fieldValue(kind, obj, f)));
+    },
     ...(fields.length === 0 && labels.length > 0 ? { matchesLabels: (l: Readonly<Record<string, string>> | undefined) => matchesLabels(labels, l) } : {}),
     name: pinnedValue(fields, "metadata.name"),
     namespace: pinnedValue(fields, "metadata.namespace"),

@@ -265,18 +265,23 @@ export class Registry {
     return {
       resource: storageResourceOf(kind),
       namespace: onlyNamespace,
-      matches: (obj) => (onlyName === undefined || obj.metadata.name === onlyName) && filter.matches(obj),
+      // Methods, not arrow properties: a watcher holds its spec for minutes, and the TypeScript loader names
+      // (and so gives property storage to) every closure assigned to a name.
+      matches(obj) { return (onlyName === undefined || obj.metadata.name === onlyName) && filter.matches(obj); },
       sinceRev,
       initialState,
       initialEventsEnd,
       bookmarks: opts.allowWatchBookmarks,
       endsAfterMs: opts.timeoutSeconds !== undefined && opts.timeoutSeconds > 0 ? opts.timeoutSeconds * 1000 : undefined,
-      bookmark: (rev, end) => JSON.stringify({
-        kind: kind.kind, apiVersion: apiVersionOf(kind),
-        metadata: { resourceVersion: String(rev), creationTimestamp: null, ...(end ? { annotations: { "k8s.io/initial-events-end": "true" } } : {}) },
-      }),
-      expired: (requested, oldest) => JSON.stringify(
-        errors.gone(`too old resource version: ${requested} (${oldest})`).toStatus()),
+      bookmark(rev, end) {
+        return JSON.stringify({
+          kind: kind.kind, apiVersion: apiVersionOf(kind),
+          metadata: { resourceVersion: String(rev), creationTimestamp: null, ...(end ? { annotations: { "k8s.io/initial-events-end": "true" } } : {}) },
+        });
+      },
+      expired(requested, oldest) {
+        return JSON.stringify(errors.gone(`too old resource version: ${requested} (${oldest})`).toStatus());
+      },
     };
   }
 

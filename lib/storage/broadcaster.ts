@@ -3,6 +3,7 @@
 // applied event goes to the watchers of its resource and to the in-process listeners (controllers). Periodic
 // bookmarks, and one 2 s before a watch's end, keep clients' resume revisions fresh.
 import { bookmarkFrame, CacheWatcher, lineOf, asBuffer, type CachedEvent } from "./cache-watcher";
+import { timerWheel } from "../timer-wheel/timer-wheel";
 import type { WatchSink, WatchSpec } from "./interfaces";
 import type { LogEvent, StoredObject } from "./types";
 import type { WatchCache } from "./watch-cache";
@@ -113,17 +114,16 @@ export class Broadcaster {
     if (!set) { set = new Set(); this.watchers.set(spec.resource, set); }
     set.add(w);
     if (spec.bookmarks && spec.endsAfterMs !== undefined && spec.endsAfterMs > FINAL_BOOKMARK_LEAD_MS) {
-      w.finalBookmark = setTimeout(() => {
+      w.finalBookmark = timerWheel.schedule(spec.endsAfterMs - FINAL_BOOKMARK_LEAD_MS, () => {
         if (!w.closed && !w.pending && !w.sink.send(bookmarkFrame(spec, this.cache.rev, false))) this.closeWatcher(w);
-      }, spec.endsAfterMs - FINAL_BOOKMARK_LEAD_MS);
-      w.finalBookmark.unref();
+      });
     }
   }
 
   private closeWatcher(w: CacheWatcher): void {
     if (w.closed) return;
     w.closed = true;
-    clearTimeout(w.finalBookmark);
+    w.finalBookmark?.();
     this.watchers.get(w.spec.resource)?.delete(w);
     w.sink.close();
   }

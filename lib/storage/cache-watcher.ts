@@ -31,8 +31,8 @@ export const MAX_PENDING_EVENTS = 10_000;
 export class CacheWatcher {
   lastRev: number;
   closed = false;
-  /** The bookmark due 2 s before the watch's end. */
-  finalBookmark?: NodeJS.Timeout;
+  /** Cancels the bookmark due 2 s before the watch's end (one shared timer wheel, not a timer per watcher). */
+  finalBookmark?: () => void;
   /** While the initial events are written as the client reads them: the events that arrived meanwhile. */
   pending?: CachedEvent[];
 

@@ -6,10 +6,10 @@ import { withFlowControl } from "./flow-control";
 
 const user = { username: "alice", groups: [] };
 
-function run(flow: FlowController, verb: string, inner: Handler) {
+function run(flow: FlowController, verb: string, inner: Handler, as: { username: string; groups: string[] } = user) {
   const rt = testRuntime(() => true, { flowControl: flow });
   const ctx = context(rt, apiRequest("GET", "/api/v1/namespaces/d/configmaps"));
-  ctx.user = user;
+  ctx.user = as;
   ctx.attributes = { type: "resource", user, verb, apiGroup: "", resource: "configmaps", subresource: "", namespace: "d", name: "" };
   return withFlowControl(inner, rt)(ctx);
 }
@@ -32,6 +32,24 @@ describe("flow control", () => {
     stop();
     expect(first.stopped()).toBe(true);
     expect((await run(flow, "watch", async () => watchAnswer().res)).status).toBe(200);
+  });
+
+  it("caps no watches of system:masters (kube's exempt priority level): an admin holds more than the per-user limit", async () => {
+    const flow = new FlowController({ watchesPerUser: 1 });
+    const admin = { username: "admin", groups: ["system:masters", "system:authenticated"] };
+    const answers = [watchAnswer(), watchAnswer(), watchAnswer()];
+    const stops = [];
+    for (const a of answers) {
+      const res = await run(flow, "watch", async () => a.res, admin);
+      expect(res.status).toBe(200);
+      stops.push(res.stream!.start({ send: () => true, close: () => {} }));
+    }
+    // Another user's watches are still capped meanwhile.
+    const res = await run(flow, "watch", async () => watchAnswer().res);
+    res.stream!.start({ send: () => true, close: () => {} });
+    await expect(run(flow, "watch", async () => watchAnswer().res)).rejects.toMatchObject({ code: 429 });
+    for (const stop of stops) stop();
+    expect(answers.every((a) => a.stopped())).toBe(true);
   });
 
   it("is left out of the chain without a flow controller", () => {

@@ -115,17 +115,20 @@ export function recordRequest(metrics: ServerMetrics, req: ApiRequest, info: Req
       start(sink) {
         metrics.longRunning.inc(longRunning);
         let cut = false;
-        const counted: WatchSink = watch ? {
+        // Every event of the watch counts under the same labels: their children are found once.
+        const events = watch && metrics.watchEvents.child(watch.event);
+        const sizes = watch && metrics.watchEventSizes.child(watch.event);
+        const counted: WatchSink = events && sizes ? {
           send(chunk) {
-            metrics.watchEvents.inc(watch.event);
-            metrics.watchEventSizes.observe(watch.event, chunk.length);
+            events.inc();
+            sizes.observe(chunk.length);
             const keep = sink.send(chunk);
             // The adapters refuse more once a watcher's unsent backlog is too large: the cache then closes it.
-            if (!keep && !cut) { cut = true; metrics.terminatedWatchers.inc([watch.resource]); }
+            if (!keep && !cut) { cut = true; metrics.terminatedWatchers.inc([watch!.resource]); }
             return keep;
           },
-          close: () => sink.close(),
-          ready: sink.ready && (() => sink.ready!()),
+          close() { sink.close(); },
+          ready() { return sink.ready?.(); },
         } : sink;
         const stop = inner.start(counted);
         let done = false;
