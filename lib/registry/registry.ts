@@ -268,6 +268,7 @@ export class Registry {
       // Methods, not arrow properties: a watcher holds its spec for minutes, and the TypeScript loader names
       // (and so gives property storage to) every closure assigned to a name.
       matches(obj) { return (onlyName === undefined || obj.metadata.name === onlyName) && filter.matches(obj); },
+      matchesAll: onlyName === undefined && filter.empty,
       sinceRev,
       initialState,
       initialEventsEnd,

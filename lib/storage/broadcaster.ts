@@ -82,7 +82,7 @@ export class Broadcaster {
     const { spec, sink } = w;
     for (let i = from; i < initial.length; i++) {
       const o = initial[i];
-      if (!spec.matches(o.object)) continue;
+      if (!spec.matchesAll && !spec.matches(o.object)) continue;
       if (i > from && sink.ready?.()) return i;
       const line = spec.encode ? asBuffer(spec.encode("ADDED", o.object, o.json))
         : spec.framing ? spec.framing.event("ADDED", o.object, o.json) : lineOf("ADDED", o.json);

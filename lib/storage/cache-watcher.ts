@@ -48,16 +48,17 @@ export class CacheWatcher {
     }
     const { spec } = this;
     if (spec.namespace !== undefined && e.key.namespace !== spec.namespace) return true;
+    const all = spec.matchesAll === true;
     if (spec.sinceRev !== undefined && e.rev <= spec.sinceRev) return true;
     this.lastRev = e.rev;
     if (spec.framing) return this.deliverFramed(e, spec.framing);
     const lines = (e.lines ??= {});
     let line: Buffer | undefined;
     if (e.type === "DELETED") {
-      if (spec.matches(e.object)) line = spec.encode ? asBuffer(spec.encode("DELETED", e.object, e.json)) : lines.DELETED ??= lineOf("DELETED", e.json);
+      if (all || spec.matches(e.object)) line = spec.encode ? asBuffer(spec.encode("DELETED", e.object, e.json)) : lines.DELETED ??= lineOf("DELETED", e.json);
     } else {
-      const now = spec.matches(e.object);
-      const before = e.type === "MODIFIED" && e.prev !== undefined && spec.matches(e.prev.object);
+      const now = all || spec.matches(e.object);
+      const before = e.type === "MODIFIED" && e.prev !== undefined && (all || spec.matches(e.prev.object));
       if (now) {
         const t: EventType = before ? "MODIFIED" : "ADDED";
         line = spec.encode ? asBuffer(spec.encode(t, e.object, e.json)) : lines[t] ??= lineOf(t, e.json);
@@ -73,14 +74,15 @@ export class CacheWatcher {
   /** deliver() for a watcher with a framing: the same decisions, one frame per event and framing id. */
   private deliverFramed(e: CachedEvent, framing: WatchFraming): boolean {
     const { spec } = this;
+    const all = spec.matchesAll === true;
     let slots = e.frames?.get(framing.id);
     if (!slots) (e.frames ??= new Map()).set(framing.id, (slots = {}));
     let frame: Buffer | undefined;
     if (e.type === "DELETED") {
-      if (spec.matches(e.object)) frame = slots.DELETED ??= framing.event("DELETED", e.object, e.json);
+      if (all || spec.matches(e.object)) frame = slots.DELETED ??= framing.event("DELETED", e.object, e.json);
     } else {
-      const now = spec.matches(e.object);
-      const before = e.type === "MODIFIED" && e.prev !== undefined && spec.matches(e.prev.object);
+      const now = all || spec.matches(e.object);
+      const before = e.type === "MODIFIED" && e.prev !== undefined && (all || spec.matches(e.prev.object));
       if (now) {
         const t: EventType = before ? "MODIFIED" : "ADDED";
         frame = slots[t] ??= framing.event(t, e.object, e.json);

@@ -24,6 +24,8 @@ export interface WatchSpec {
   /** Only objects in this namespace; undefined for all namespaces / cluster-scoped kinds. */
   namespace?: string;
   matches: (obj: KubeObject) => boolean;
+  /** `matches` is true for every object: the watch never asks it (nor parses an object to ask it). */
+  matchesAll?: boolean;
   /** Start after this revision; undefined = start now. */
   sinceRev?: number;
   /** Send synthetic ADDED events for the current state first. */
