@@ -275,6 +275,22 @@ describe("the token cache (kube's 10 s success cache)", () => {
     expect(asked).toHaveLength(2);
   });
 
+  it("drops the issuers' cached answers when their configuration is reloaded (an issuer removed stops authenticating at once)", async () => {
+    let issuerTrusted = true;
+    const asked: string[] = [];
+    const authn = setup({
+      successCacheTtlMs: 10_000,
+      jwtAuthenticator: async (t) => { asked.push(t); return issuerTrusted ? { status: "ok", user: { username: "ann", groups: [] } } : { status: "not-ours" }; },
+    }).authenticate;
+    expect(await authn("oidc-token")).toMatchObject({ username: "ann" });
+    issuerTrusted = false;
+    // Within the 10 s the answer stands (kube's cache), until the configuration behind it changes.
+    expect(await authn("oidc-token")).toBeDefined();
+    authn.forgetIssuers();
+    expect(await authn("oidc-token")).toBeUndefined();
+    expect(asked).toHaveLength(2);
+  });
+
   it("is not used for TokenReview's own audiences, and a cached user cannot be changed by its reader", async () => {
     const { tokens, authenticate } = setup({ successCacheTtlMs: 10_000 });
     const { token } = await tokens.issue({ ...account, audiences: ["vault"] });

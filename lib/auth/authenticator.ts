@@ -110,7 +110,12 @@ export interface Authenticator {
    * the next request with their token is checked again (a deleted account's token stops working at once).
    */
   forget(resource: string, namespace: string, name: string): void;
+  /** The JWT issuers' configuration changed (AUTHENTICATION_CONFIG reloaded): their cached answers are dropped. */
+  forgetIssuers(): void;
 }
+
+/** What every cached answer of the JWT (OIDC) authenticator depends on: its configuration. */
+const JWT_CONFIGURATION = "authentication-configuration";
 
 /** The objects a ServiceAccount token's answer was checked against (dependencyKey form). */
 function checkedObjects(token: VerifiedServiceAccountToken): string[] {
@@ -312,6 +317,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
         return {
           value: { authenticated: true, user: frozenUser(withAuthenticatedGroup(copyUser(result.user))), audiences }, keep: true,
           expiresAtMs: result.expiresAt !== undefined ? result.expiresAt * 1000 : undefined,
+          dependsOn: [JWT_CONFIGURATION],
         };
       }
       if (result.status === "refused") return refused({ authenticated: false, error: saError ? `[${saError}, ${result.error}]` : result.error });
@@ -325,5 +331,6 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   }) as Authenticator;
   authenticator.authenticate = authenticate;
   authenticator.forget = (resource, namespace, name) => cache?.forget(dependencyKey(resource, namespace, name));
+  authenticator.forgetIssuers = () => cache?.forget(JWT_CONFIGURATION);
   return authenticator;
 }

@@ -79,7 +79,8 @@ describe("createOidcAuthenticator", () => {
     const cfg = path.join(dir, "auth.yaml");
     writeFileSync(cfg, file([{ url: a.url, prefix: "a:" }]));
     const lines: string[] = [];
-    const authn = createOidcAuthenticator({ configFile: cfg, serviceAccountIssuers: [], log: (l) => lines.push(l), pollIntervalMs: 100 })!;
+    let reloads = 0;
+    const authn = createOidcAuthenticator({ configFile: cfg, serviceAccountIssuers: [], log: (l) => lines.push(l), pollIntervalMs: 100, onReload: () => reloads++ })!;
     closers.push(authn);
     await until(async () => (await authn.authenticate(await a.token({ sub: "ann" }))).status === "ok");
     expect((await authn.authenticate(await b.token())).status).toBe("not-ours");
@@ -88,12 +89,15 @@ describe("createOidcAuthenticator", () => {
     await until(() => lines.some((l) => l.includes('strict decoding error: unknown field "unknownField"')));
     expect(lines.at(-1)).toContain("keeping the last good configuration");
     expect(await authn.authenticate(await a.token({ sub: "ann" }))).toMatchObject({ user: { username: "a:ann" } });
+    expect(reloads).toBe(0);
 
     writeFileSync(cfg, file([{ url: a.url, prefix: "first:" }, { url: b.url, prefix: "b:" }]));
     await until(() => authn.issuers().length === 2);
     expect(await authn.authenticate(await a.token({ sub: "ann" }))).toMatchObject({ user: { username: "first:ann" } });
     expect(await authn.authenticate(await b.token({ sub: "bo" }))).toMatchObject({ user: { username: "b:bo" } });
     expect(lines.at(-1)).toContain("reloaded");
+    // The token cache in front of it is told, so no answer given under the old version stands.
+    expect(reloads).toBe(1);
   });
 
   it("puts a new version in force only once its issuers' discovery succeeds", async () => {

@@ -22,6 +22,8 @@ export interface OidcAuthenticatorOptions {
   pollIntervalMs?: number;
   /** How long a new file's issuers get to pass discovery before the attempt is retried (ms). Default 10000. */
   readyTimeoutMs?: number;
+  /** A new version of the file took effect: answers given under the old one must not be reused (token caches). */
+  onReload?: () => void;
 }
 
 export interface OidcAuthenticator {
@@ -129,6 +131,7 @@ function watchedConfig(file: string, opts: OidcAuthenticatorOptions): OidcAuthen
     current = next;
     tracked = text;
     old.forEach((a) => a.close());
+    opts.onReload?.();
     log(`authentication config: reloaded ${JSON.stringify(file)} (${current.length} JWT issuer${current.length === 1 ? "" : "s"})`);
   };
   watchFile(file, { interval: opts.pollIntervalMs ?? 1000, persistent: false }, () => void reload());

@@ -83,6 +83,8 @@ export async function buildSecurity(registry: Registry, authorizer: RbacAuthoriz
   const jwt = createOidcAuthenticator({
     flags: opts.oidc, configFile: opts.authenticationConfigFile, serviceAccountIssuers: tokens.issuers,
     log: opts.log ?? ((line) => console.error(line)),
+    // A reloaded file may drop an issuer or change its claim mappings: no answer cached under the old one stands.
+    onReload: () => authn.forgetIssuers(),
   });
   const authn = createAuthenticator({
     jwtAuthenticator: jwt && ((token) => jwt.authenticate(token)),
