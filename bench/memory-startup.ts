@@ -8,7 +8,8 @@
 // (the server's write path minus HTTP and admission, as bench/run.ts seeds), with the Namespaces first.
 // `measure` copies the seeded directory for each run, starts the production server on the copy
 // (`NODE_ENV=production node --expose-gc --import tsx --import ./bench/probe.ts server.ts`, console off) from
-// `--tree` (default: this working tree), and reports the time from spawn to the first 200 of /readyz, then
+// `--tree` (default: this working tree), and reports the time from spawn to the first 200 of /readyz (and the
+// server's CPU seconds by then, read from /proc: steadier on a shared machine), then
 // (after two forced GCs) the process's heap and RSS per stored object against the objects' JSON bytes
 // (SUM(LENGTH(object)) of the CurrentObject table) and the machine's load average. `--window` sets the
 // server's COMPACTION_WINDOW_SECONDS: a window longer than the seeding's age keeps the seeded writes in the
@@ -139,6 +140,19 @@ function probe(child: Child, cmd?: string): Promise<ProbeStats> {
   });
 }
 
+/**
+ * The process's CPU (user + system) so far, from /proc (Linux; undefined elsewhere): steadier than the wall
+ * time to ready on a shared machine, where the start waits for cores as much as it computes.
+ */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return Number(((Number(fields[11]) + Number(fields[12])) / 100).toFixed(2)); // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return undefined;
+  }
+}
+
 async function measureOnce(seeded: string, tree: string, cpuProf?: string, windowSeconds?: string) {
   const dir = path.join(os.tmpdir(), `memory-startup-run-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
@@ -155,12 +169,13 @@ async function measureOnce(seeded: string, tree: string, cpuProf?: string, windo
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dir, CLUSTER_CORE_CONSOLE: "off", NODE_ENV: "production", ...(windowSeconds ? { COMPACTION_WINDOW_SECONDS: windowSeconds } : {}) },
   });
   let ready = 0;
+  let cpu: number | undefined;
   let ca: Buffer | undefined;
   for (;;) {
     if (child.proc.exitCode !== null) throw new Error(`server exited: ${child.output().slice(-2000)}`);
     try {
       ca ??= readFileSync(path.join(dir, "pki", "ca.crt"));
-      if ((await get(`https://127.0.0.1:${port}/readyz`, ca)).status === 200) { ready = performance.now() - t0; break; }
+      if ((await get(`https://127.0.0.1:${port}/readyz`, ca)).status === 200) { ready = performance.now() - t0; cpu = cpuSeconds(child.proc.pid); break; }
     } catch { /* not listening yet */ }
     await sleep(20);
   }
@@ -175,7 +190,7 @@ async function measureOnce(seeded: string, tree: string, cpuProf?: string, windo
   const per = (x: number) => Math.round(x / n);
   return {
     objects: n, jsonBytes: bytes, jsonBytesPerObject: per(bytes), logRows, historyEvents,
-    readySeconds: Number((ready / 1000).toFixed(2)),
+    readySeconds: Number((ready / 1000).toFixed(2)), cpuSecondsToReady: cpu,
     rssAtReady: afterReady.rss, peakRssToReady: afterReady.peakRss,
     afterGc: { heapUsed: gcd.heapUsed, rss: gcd.rss, external: gcd.external },
     heapPerObject: per(gcd.heapUsed), heapPerJson: Number((gcd.heapUsed / bytes).toFixed(2)),

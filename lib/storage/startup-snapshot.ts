@@ -31,10 +31,14 @@ export function loadSnapshot(dialect: Dialect, transformer: ValueTransformer): P
     const rev = Number(revRaw);
     const rows = await tx.query<{ resource: string; namespace: string; name: string; rev: bigint; object: string }>(
       `SELECT "resource", "namespace", "name", "rev", "object" FROM "CurrentObject"`);
-    const objects = rows.map((r) => {
+    // One plain loop, no spread: at 150,000 objects every intermediate object per row shows in the start.
+    const objects: StoreSnapshot["objects"] = new Array(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i];
       const key = { resource: r.resource, namespace: r.namespace, name: r.name };
-      return { key, rev: Number(r.rev), ...transformer.fromStorage(key, r.object) };
-    });
+      const value = transformer.fromStorage(key, r.object);
+      objects[i] = { key, rev: Number(r.rev), json: value.json, stale: value.stale };
+    }
     const [{ rev: compactedRaw }] = await tx.query<{ rev: bigint }>(`SELECT "rev" FROM "LogCompaction" WHERE "id" = 1`);
     // An entry that is its key's current row comes without its value: the objects above hold the same bytes.
     const entries = await tx.query<DbLogRow>(
