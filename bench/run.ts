@@ -5,7 +5,7 @@
 // Environment:
 //   BENCH_QUICK=1            ~1.5 minute smoke run: 1 round, 3 s runs, W=1000 only, no plain-HTTP row
 //   BENCH_SCENARIOS=a,b      any of create,get,get-h2,get-rbac,get-audit,get-metrics,list,list-pages,watch,watch-<W>,watch-http,watch-http-<W>,replicas,
-//                            get-protobuf,list-protobuf,watch-protobuf,watch-protobuf-<W>
+//                            get-protobuf,list-protobuf,watch-protobuf,watch-protobuf-<W>,cr-get,cr-create
 //   BENCH_ROUNDS=n           measured rounds per target (default 3; quick 1)
 //   BENCH_DURATION=s         seconds per load run and per watch event phase (default 10; quick 3)
 //   BENCH_WATCHERS=a,b,c     watcher counts for `watch` (default 100,1000,5000; quick 1000)
@@ -43,7 +43,7 @@ const ROUNDS = Number(env.BENCH_ROUNDS ?? (QUICK ? 1 : 3));
 const DURATION = Number(env.BENCH_DURATION ?? (QUICK ? 3 : 10));
 const WARMUP = QUICK ? 1 : 3;
 const WATCHERS = (env.BENCH_WATCHERS ?? (QUICK ? "1000" : "100,1000,5000")).split(",").map(Number).filter((n) => n > 0);
-const ALL_SCENARIOS = ["create", "get", "get-h2", "get-rbac", "get-audit", "get-metrics", "get-flowcontrol", "list", "list-pages", "watch", "watch-http", "replicas", "get-protobuf", "list-protobuf", "watch-protobuf"];
+const ALL_SCENARIOS = ["create", "get", "get-h2", "get-rbac", "get-audit", "get-metrics", "get-flowcontrol", "list", "list-pages", "watch", "watch-http", "replicas", "get-protobuf", "list-protobuf", "watch-protobuf", "cr-get", "cr-create"];
 const PROTOBUF = "application/vnd.kubernetes.protobuf";
 /** Quick mode leaves out the plain-HTTP comparison row unless asked for. */
 const DEFAULT_SCENARIOS = QUICK ? ALL_SCENARIOS.filter((s) => s !== "watch-http") : ALL_SCENARIOS;
@@ -574,51 +574,140 @@ async function fixtureFrom(t: Target): Promise<{ fixture: string; listRv: string
   return { fixture, listRv: parsed.metadata.resourceVersion };
 }
 
+// --- custom resources (cr-get, cr-create: issue 25 item 11) ------------------------------------------------
+
+const CR_GROUP = "bench.example.com";
+const CR_PLURAL = "benchitems";
+/** Custom resources stored for cr-get (as many as the ConfigMaps; 1,000 in a quick run). */
+const CR_COUNT = QUICK ? 1000 : SEED_COUNT;
+/**
+ * A CRD whose objects have a ConfigMap's shape (a top-level `data` map of strings), so a custom resource and a
+ * ConfigMap of the same data are the same size but for apiVersion and kind.
+ */
+const BENCH_CRD = {
+  apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: `${CR_PLURAL}.${CR_GROUP}` },
+  spec: {
+    group: CR_GROUP, scope: "Namespaced", names: { plural: CR_PLURAL, singular: "benchitem", kind: "BenchItem", listKind: "BenchItemList" },
+    versions: [{
+      name: "v1", served: true, storage: true,
+      schema: { openAPIV3Schema: { type: "object", properties: { data: { type: "object", additionalProperties: { type: "string" } } } } },
+    }],
+  },
+};
+const crPath = (ns: string, name?: string) => `/apis/${CR_GROUP}/v1/namespaces/${ns}/${CR_PLURAL}${name ? `/${name}` : ""}`;
+const crName = (i: number) => `cr-${String(i).padStart(5, "0")}`;
+/** A custom resource with the seeded ConfigMaps' labels and 1 KiB of data. */
+const crBody = (name: string, labels?: Record<string, string>) => ({ apiVersion: `${CR_GROUP}/v1`, kind: "BenchItem", metadata: { name, ...(labels ? { labels } : {}) }, data: { v: FILLER } });
+
+/**
+ * Registers the bench CRD through the API and waits until it is Established and its custom resources are
+ * served in `ns` (GET of the collection answers 200).
+ */
+async function registerBenchCrd(t: Target, ns: string): Promise<void> {
+  const agent = new https.Agent({ keepAlive: true, ca: readFileSync(t.caFile) });
+  try {
+    await postOk(t, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", BENCH_CRD, agent);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const crd = await httpsJson(t, "GET", `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${BENCH_CRD.metadata.name}`, undefined, agent);
+      const conditions = (JSON.parse(crd.text) as { status?: { conditions?: { type: string; status: string }[] } }).status?.conditions ?? [];
+      const established = conditions.some((c) => c.type === "Established" && c.status === "True");
+      if (established && (await httpsJson(t, "GET", crPath(ns), undefined, agent)).status === 200) return;
+      if (Date.now() > deadline) throw new Error(`CRD ${BENCH_CRD.metadata.name} not Established and served within 60 s: ${crd.status} ${crd.text.slice(0, 300)}`);
+      await sleep(200);
+    }
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** `count` custom resources in `ns` through the API (16 in flight). */
+async function seedCustomResources(t: Target, ns: string, count: number): Promise<number> {
+  const t0 = Date.now();
+  const agent = new https.Agent({ keepAlive: true, maxSockets: 16, ca: readFileSync(t.caFile) });
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      await postOk(t, crPath(ns), crBody(crName(i), { app: "bench", shard: String(i % 100) }), agent);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  agent.destroy();
+  return (Date.now() - t0) / 1000;
+}
+
 // --- scenarios: create, get, list, list-pages -----------------------------------------------------------
 
-async function scenarioCreate(): Promise<void> {
+async function scenarioCreate(which: string[]): Promise<void> {
   const C = 10;
-  log(`create: POST ConfigMaps (1 KiB data), unique names, C=${C}, ${DURATION}s x ${ROUNDS} rounds`);
+  const create = which.includes("create");
+  const crCreate = which.includes("cr-create");
+  log(`${which.join("+")}: POST ConfigMaps${crCreate ? " and custom resources" : ""} (1 KiB data), unique names, C=${C}, ${DURATION}s x ${ROUNDS} rounds`);
   const ours = await startOurs();
-  const raw = await startRef("raw-sqlite-insert");
-  const bare = await startRef("bare-http");
+  const raw = create ? await startRef("raw-sqlite-insert") : undefined;
+  const bare = create ? await startRef("bare-http") : undefined;
   try {
     const agent = new https.Agent({ keepAlive: false, ca: readFileSync(ours.caFile) });
     await postOk(ours, "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "create" } }, agent);
     agent.destroy();
+    // cr-create: the same server also creates custom resources of the bench CRD (registered through the API).
+    const oursCr: Target | undefined = crCreate ? { ...ours, label: "ours-cr" } : undefined;
+    if (crCreate) await registerBenchCrd(ours, "create");
     let seq = 0;
     const tag = Date.now().toString(36);
     const bytes0 = new Map<Target, number>();
     const spec: LoadSpec = {
       connections: C,
       headers: { "content-type": "application/json" },
-      requests: () => [{
-        method: "POST", path: `/api/v1/namespaces/create/configmaps`,
-        setupRequest: (req) => ({ ...req, body: JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: `c-${tag}-${seq++}` }, data: { v: FILLER } }) }),
-      }],
+      requests: (t) => [t === oursCr
+        ? { method: "POST", path: crPath("create"), setupRequest: (req) => ({ ...req, body: JSON.stringify(crBody(`c-${tag}-${seq++}`)) }) }
+        : {
+          method: "POST", path: `/api/v1/namespaces/create/configmaps`,
+          setupRequest: (req) => ({ ...req, body: JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: `c-${tag}-${seq++}` }, data: { v: FILLER } }) }),
+        }],
       before: (t) => bytes0.set(t, dbBytes(t)),
       after: (t, r) => {
         const grew = dbBytes(t) - (bytes0.get(t) ?? 0);
         return t.kind === "bare-http" ? {} : { dbBytesPerCreate: r["2xx"] ? Math.round(grew / r["2xx"]) : null };
       },
     };
-    const runs = await interleavedLoad([ours, raw, bare], spec);
-    const medians = loadMedians(runs, ["ours", "raw-sqlite-insert", "bare-http"]);
-    const vsRaw = ratio(medians.ours.rps, medians["raw-sqlite-insert"].rps);
-    const clean = runs.every((r) => r.non2xx === 0 && r.errors === 0 && r.timeouts === 0);
-    results.push({
-      scenario: "create", title: `create (POST, C=${C})`,
-      params: { connections: C, durationS: DURATION, rounds: ROUNDS, warmupS: WARMUP, object: "ConfigMap, 1 KiB data", durability: "WAL, synchronous=FULL (ours and R-SQL-W)" },
-      runs, medians,
-      ratios: { "vs raw-sqlite-insert": vsRaw, "vs bare-http POST": ratio(medians.ours.rps, medians["bare-http"].rps) },
-      targets: [
-        atLeast("create throughput vs raw better-sqlite3 inserts (same durability)", vsRaw, 0.25, "issue 3", "vs raw-sqlite-insert"),
-        { name: "no errors / non-2xx", goal: "0", value: clean, met: clean, source: "plan §8.1 rule 3" },
-      ],
-      notes: ["raw-sqlite-insert commits one transaction (one fsync) per request; ours group-commits up to 64 writes per transaction.", "bare-http POST (parse + stringify, no storage) is the HTTP+JSON ceiling, informational."],
-    });
+    const targets = [ours, oursCr, raw, bare].filter((t): t is Target => !!t);
+    const runs = await interleavedLoad(targets, spec);
+    const medians = loadMedians(runs, targets.map(targetName));
+    const cleanOf = (label: string) => runs.filter((x) => x.target === label).every((r) => r.non2xx === 0 && r.errors === 0 && r.timeouts === 0);
+    const params = { connections: C, durationS: DURATION, rounds: ROUNDS, warmupS: WARMUP, object: "ConfigMap, 1 KiB data", durability: "WAL, synchronous=FULL (ours and R-SQL-W)", interleaved: targets.map(targetName) };
+    const pick = (keep: string[]) => ({ runs: runs.filter((x) => keep.includes(x.target)), medians: Object.fromEntries(keep.map((k) => [k, medians[k]])) });
+    if (create) {
+      const vsRaw = ratio(medians.ours.rps, medians["raw-sqlite-insert"].rps);
+      const clean = cleanOf("ours") && cleanOf("raw-sqlite-insert") && cleanOf("bare-http");
+      results.push({
+        scenario: "create", title: `create (POST, C=${C})`, params, ...pick(["ours", "raw-sqlite-insert", "bare-http"]),
+        ratios: { "vs raw-sqlite-insert": vsRaw, "vs bare-http POST": ratio(medians.ours.rps, medians["bare-http"].rps) },
+        targets: [
+          atLeast("create throughput vs raw better-sqlite3 inserts (same durability)", vsRaw, 0.25, "issue 3", "vs raw-sqlite-insert"),
+          { name: "no errors / non-2xx", goal: "0", value: clean, met: clean, source: "plan §8.1 rule 3" },
+        ],
+        notes: ["raw-sqlite-insert commits one transaction (one fsync) per request; ours group-commits up to 64 writes per transaction.", "bare-http POST (parse + stringify, no storage) is the HTTP+JSON ceiling, informational."],
+      });
+    }
+    if (crCreate) {
+      const r = ratio(medians["ours-cr"].rps, medians.ours.rps);
+      const clean = cleanOf("ours-cr") && cleanOf("ours");
+      results.push({
+        scenario: "cr-create", title: `create a custom resource vs a ConfigMap, same server (POST, C=${C})`,
+        params: { ...params, object: "ConfigMap or BenchItem (bench CRD, same shape), 1 KiB data", crd: BENCH_CRD.metadata.name },
+        ...pick(["ours", "ours-cr"]),
+        ratios: { "ours-cr vs ours": r },
+        targets: [
+          atLeast("custom resource create vs ConfigMap create (same server)", r, 0.8, "issue 25 item 11", "ours-cr vs ours"),
+          { name: "no errors / non-2xx (custom resources)", goal: "0", value: clean, met: clean, source: "plan §8.1 rule 3" },
+        ],
+        notes: [`ours-cr = the same server and token POSTing ${BENCH_CRD.metadata.name} objects (a top-level data map, as a ConfigMap's; the CRD registered through the API and Established first) instead of ConfigMaps; interleaved.`],
+      });
+    }
   } finally {
-    await Promise.all([stopChild(ours.child), stopChild(raw.child), stopChild(bare.child)]);
+    await Promise.all([ours, raw, bare].filter((t): t is Target => !!t).map((t) => stopChild(t.child)));
   }
 }
 
@@ -629,7 +718,8 @@ function dirBytes(dir: string): number {
 
 async function scenariosRead(which: string[]): Promise<void> {
   const viaApi = env.BENCH_SEED === "api";
-  const gets = ["get", "get-rbac", "get-audit", "get-metrics", "get-flowcontrol", "get-protobuf"].filter((s) => which.includes(s));
+  const gets = ["get", "get-rbac", "get-audit", "get-metrics", "get-flowcontrol", "get-protobuf", "cr-get"].filter((s) => which.includes(s));
+  const crGet = which.includes("cr-get");
   const rbac = which.includes("get-rbac");
   const audit = which.includes("get-audit");
   const metricsOff = which.includes("get-metrics");
@@ -693,12 +783,24 @@ async function scenariosRead(which: string[]): Promise<void> {
       }
       const oursPb: Target = { ...ours, label: "ours-protobuf", accept: PROTOBUF };
       if (which.includes("get-protobuf")) targets.push(oursPb);
+      // cr-get: the same server and token GETting custom resources of the bench CRD (registered and filled
+      // through the API here) instead of ConfigMaps.
+      const oursCr: Target = { ...ours, label: "ours-cr" };
+      let crSeconds = 0;
+      if (crGet) {
+        await registerBenchCrd(ours, SEED_NS);
+        crSeconds = await seedCustomResources(ours, SEED_NS, CR_COUNT);
+        log(`  ${CR_COUNT} custom resources (${BENCH_CRD.metadata.name}) created through the API in ${crSeconds.toFixed(1)} s`);
+        targets.push(oursCr);
+      }
       targets.push(bare);
       log(`get: GET one of ${SEED_COUNT} ConfigMaps by name (random), C=${C}; ${targets.map(targetName).join(", ")}`);
       const auditBytes0 = { v: 0 };
       const spec: LoadSpec = {
         connections: C,
-        requests: () => [{ method: "GET", setupRequest: (req) => ({ ...req, path: `/api/v1/namespaces/${SEED_NS}/configmaps/${seedName(Math.floor(Math.random() * SEED_COUNT))}` }) }],
+        requests: (t) => [t === oursCr
+          ? { method: "GET", setupRequest: (req) => ({ ...req, path: crPath(SEED_NS, crName(Math.floor(Math.random() * CR_COUNT))) }) }
+          : { method: "GET", setupRequest: (req) => ({ ...req, path: `/api/v1/namespaces/${SEED_NS}/configmaps/${seedName(Math.floor(Math.random() * SEED_COUNT))}` }) }],
         before: (t) => { if (t === oursAudit) auditBytes0.v = dirBytes(auditDir); },
         after: (t, r) => {
           if (t !== oursAudit) return {};
@@ -766,6 +868,25 @@ async function scenariosRead(which: string[]): Promise<void> {
           notes: [
             seedNote,
             `ours-audit = a second server on a copy of the same data with AUDIT_LOG_PATH set; median audit bytes per request ${perReq ?? "-"}. Both servers run during the whole group (the idle one costs little).`,
+          ],
+        });
+      }
+
+      if (crGet) {
+        const r = ratio(medians["ours-cr"].rps, medians.ours.rps);
+        const clean = cleanOf("ours-cr") && cleanOf("ours");
+        results.push({
+          scenario: "cr-get", title: `get a custom resource vs a ConfigMap by name, same server (C=${C})`,
+          params: { ...params, customResources: CR_COUNT, crd: BENCH_CRD.metadata.name },
+          ...pick(["ours", "ours-cr", "bare-http"]),
+          ratios: { "ours-cr vs ours": r },
+          targets: [
+            atLeast("custom resource get vs ConfigMap get (same server)", r, 0.8, "issue 25 item 11", "ours-cr vs ours"),
+            { name: "no errors / non-2xx (custom resources)", goal: "0", value: clean, met: clean, source: "plan §8.1 rule 3" },
+          ],
+          notes: [
+            seedNote,
+            `ours-cr = the same server and admin token GETting one of ${CR_COUNT} ${BENCH_CRD.metadata.name} objects (random), each a ConfigMap's shape and size (top-level data, 1 KiB, the same labels), created through the API in ${crSeconds.toFixed(1)} s after the CRD was registered through the API and Established; interleaved with the ConfigMap GETs (ours).`,
           ],
         });
       }
@@ -1512,8 +1633,9 @@ async function main(): Promise<void> {
       await killAllChildren();
     }
   };
-  if (SCENARIOS.includes("create")) await guard("create", scenarioCreate);
-  const reads = ["get", "get-h2", "get-rbac", "get-audit", "get-metrics", "get-flowcontrol", "get-protobuf", "list", "list-pages", "list-protobuf"].filter((s) => SCENARIOS.includes(s));
+  const creates = ["create", "cr-create"].filter((s) => SCENARIOS.includes(s));
+  if (creates.length) await guard(creates.join("+"), () => scenarioCreate(creates));
+  const reads = ["get", "get-h2", "get-rbac", "get-audit", "get-metrics", "get-flowcontrol", "get-protobuf", "cr-get", "list", "list-pages", "list-protobuf"].filter((s) => SCENARIOS.includes(s));
   if (reads.length) await guard(reads.join("+"), () => scenariosRead(reads));
   const watchList = new Set<number>();
   if (SCENARIOS.includes("watch")) WATCHERS.forEach((w) => watchList.add(w));
