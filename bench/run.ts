@@ -20,23 +20,20 @@
 //   BENCH_REPLICA_WATCHERS=n replicas: watchers per latency run (default 10)
 //   BENCH_REPLICA_RATE=r     replicas: writes per second in the latency runs (default 100)
 import autocannon, { type RequestSpec, type Result } from "autocannon";
-import Database from "better-sqlite3";
 import { execFile, execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync, mkdirSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import {
-  freePort, installCleanup, killAllChildren, median, openFileLimit, probe, procMemory, raiseOpenFileLimit, round, sleep,
-  startChild, stopChild, waitForOutput, type Child, type ProbeStats,
+  killAllChildren, median, probe, procMemory, raiseOpenFileLimit, round, sleep, startChild, stopChild, type Child, type ProbeStats,
 } from "./common";
 import { benchPostgres } from "./postgres";
 import { collectionPath, RBAC_FILLER_COUNT, rbacFixture, READER_SA, type SeedObject } from "./rbac-fixture";
+import { benchContext, cleanEnv, filesBytes, machineCpu, pkgVersion, procCpuSeconds, ROOT } from "./servers";
 import type { WatchClientConfig, WatchClientResult } from "./watch-client";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const env = process.env;
 const QUICK = env.BENCH_QUICK === "1";
 const ROUNDS = Number(env.BENCH_ROUNDS ?? (QUICK ? 1 : 3));
@@ -58,43 +55,17 @@ const FILLER = "x".repeat(1024); // the 1 KiB ConfigMap fixture of §8.1 rule 4
 /** Events per second for W watchers: about 10,000 deliveries/s at W >= 1,000 (§7.5 used 20/s at W=100). */
 const watchRate = (w: number) => Number(env.BENCH_WATCH_RATE ?? (w <= 100 ? 20 : w <= 1000 ? 10 : 2));
 
-const scratch = mkdtempSync(path.join(os.tmpdir(), "cluster-core-bench-"));
-const profDir = CPU_PROF ? mkdtempSync(path.join(os.tmpdir(), "cluster-core-bench-prof-")) : undefined;
-installCleanup(() => { if (!KEEP_TMP) rmSync(scratch, { recursive: true, force: true }); });
-
 /**
- * The server code under test: by default a copy of the working tree taken when the run starts (tracked and
- * untracked files, lib/generated, not node_modules/.next/.git), so edits made while the benchmark runs cannot
- * mix versions or break a later scenario. BENCH_SNAPSHOT=0 runs the working tree in place.
+ * The scratch folder and the server code under test (bench/servers.ts): by default a copy of the working tree
+ * taken when the run starts (tracked and untracked files, lib/generated, not node_modules/.next/.git), so edits
+ * made while the benchmark runs cannot mix versions or break a later scenario. BENCH_SNAPSHOT=0 runs the
+ * working tree in place.
  */
-const SNAPSHOT = env.BENCH_SNAPSHOT !== "0";
-const SKIP_IN_SNAPSHOT = new Set(["node_modules", ".next", ".git", "data", "test-results", "playwright-report"]);
-function snapshotTree(): string {
-  const dest = path.join(scratch, "src");
-  cpSync(ROOT, dest, {
-    recursive: true,
-    filter: (src) => {
-      const rel = path.relative(ROOT, src);
-      if (rel === "") return true;
-      if (SKIP_IN_SNAPSHOT.has(rel.split(path.sep)[0])) return false;
-      if (rel === path.join("bench", "results")) return false;
-      return !/\.(db|db-wal|db-shm|tsbuildinfo)$/.test(rel);
-    },
-  });
-  symlinkSync(path.join(ROOT, "node_modules"), path.join(dest, "node_modules"), "dir");
-  return dest;
-}
-function sh(cmd: string, args: string[]): string {
-  try { return execFileSync(cmd, args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim(); } catch { return ""; }
-}
-/** The version under test, read when the snapshot is taken. */
-const GIT = {
-  sha: sh("git", ["rev-parse", "HEAD"]),
-  dirty: sh("git", ["status", "--porcelain", "--", "server.ts", "lib", "prisma", "bench", "package.json"]).split("\n").filter(Boolean),
-};
-const SRC = SNAPSHOT ? snapshotTree() : ROOT;
-/** Import a module of the server under test (the snapshot), e.g. lib/tls/certificates.ts. */
-const serverModule = <T>(rel: string): Promise<T> => import(pathToFileURL(path.join(SRC, rel)).href) as Promise<T>;
+const ctx = benchContext({ name: "bench", snapshot: env.BENCH_SNAPSHOT !== "0", keepTmp: KEEP_TMP });
+const { scratch, serverModule } = ctx;
+const profDir = CPU_PROF ? mkdtempSync(path.join(os.tmpdir(), "cluster-core-bench-prof-")) : undefined;
+/** Node flags of our servers: --cpu-prof with BENCH_CPU_PROF=1. */
+const OUR_NODE_ARGS = profDir ? ["--cpu-prof", "--cpu-prof-dir", profDir] : [];
 
 const log = (...a: unknown[]) => console.error(`[${new Date().toISOString().slice(11, 19)}]`, ...a);
 
@@ -119,69 +90,30 @@ interface Target {
 
 const targetName = (t: Target) => t.label ?? t.kind;
 
-let refPki: { cert: string; key: string; ca: string } | undefined;
-async function refTls(): Promise<{ cert: string; key: string; ca: string }> {
-  if (!refPki) {
-    const dir = path.join(scratch, "ref-pki");
-    const { ensureServingCertificate, pkiPaths } = await serverModule<typeof import("../lib/tls/certificates")>("lib/tls/certificates.ts");
-    await ensureServingCertificate({ dataDir: dir, hosts: ["127.0.0.1"] });
-    const p = pkiPaths(dir);
-    refPki = { cert: p.servingCert, key: p.servingKey, ca: p.caCert };
-  }
-  return refPki;
-}
-
 let ourToken = "";
 const FAKE_TOKEN = "x".repeat(43);
 
-function nodeArgs(script: string, gc: boolean, prof: boolean): string[] {
-  return [
-    "--import", "tsx", "--import", "./bench/probe.ts",
-    ...(gc ? ["--expose-gc"] : []),
-    ...(prof && profDir ? ["--cpu-prof", "--cpu-prof-dir", profDir] : []),
-    script,
-  ];
-}
-
-function cleanEnv(): NodeJS.ProcessEnv {
-  const e = { ...env };
-  for (const k of Object.keys(e)) if (k.startsWith("BENCH_")) delete e[k];
-  for (const k of ["CLUSTER_ADMIN_TOKEN", "DATABASE_URL", "TLS_CERT_FILE", "TLS_KEY_FILE", "INSECURE_HTTP", "API_VIA_NEXT", "NODE_OPTIONS"]) delete e[k];
-  return e;
-}
-
-let serverSeq = 0;
+/** Our server (bench/servers.ts: production mode, console off, the probe preload) as a load target. */
 async function startOurs(opts: { plain?: boolean; gc?: boolean; dataDir?: string; label?: string; env?: Record<string, string> } = {}): Promise<Target> {
-  const port = await freePort();
-  const dataDir = opts.dataDir ?? path.join(scratch, `ours-${++serverSeq}`);
-  const child = startChild("ours", process.execPath, nodeArgs("server.ts", !!opts.gc, CPU_PROF), {
-    cwd: SRC, ipc: true,
-    env: { ...cleanEnv(), PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, CLUSTER_CORE_CONSOLE: "off", NODE_ENV: "production", ...(opts.plain ? { INSECURE_HTTP: "1" } : {}), ...opts.env },
-  });
-  await waitForOutput(child, /cluster-core listening/, 120_000);
-  ourToken = readFileSync(path.join(dataDir, "admin-token"), "utf8").trim();
+  const s = await ctx.startOurs({ dataDir: opts.dataDir, gc: opts.gc, plain: opts.plain, env: opts.env, nodeArgs: OUR_NODE_ARGS, timeoutMs: 120_000 });
+  ourToken = s.token;
   return {
-    kind: "ours", label: opts.label, child, url: `${opts.plain ? "http" : "https"}://127.0.0.1:${port}`, caFile: path.join(dataDir, "pki", "ca.crt"),
-    auth: `Bearer ${ourToken}`, dataDir, dbFiles: ["cluster-core.db", "cluster-core.db-wal"].map((f) => path.join(dataDir, f)),
+    kind: "ours", label: opts.label, child: s.child, url: s.url, caFile: s.caFile,
+    auth: `Bearer ${ourToken}`, dataDir: s.dataDir, dbFiles: ["cluster-core.db", "cluster-core.db-wal"].map((f) => path.join(s.dataDir, f)),
   };
 }
 
+/** A reference server of bench/refs as a load target; the SQLite ones on a scratch database at synchronous=FULL. */
 async function startRef(kind: Exclude<ServerKind, "ours">, opts: { plain?: boolean; gc?: boolean; env?: Record<string, string> } = {}): Promise<Target> {
-  const port = await freePort();
-  const tls = await refTls();
-  const dbPath = path.join(scratch, `${kind}-${++serverSeq}.db`);
-  const child = startChild(kind, process.execPath, nodeArgs(`bench/refs/${kind}.ts`, !!opts.gc, false), {
-    cwd: ROOT, ipc: true,
-    env: { ...cleanEnv(), PORT: String(port), HOST: "127.0.0.1", REF_TLS_CERT: tls.cert, REF_TLS_KEY: tls.key, DB_PATH: dbPath, SYNCHRONOUS: "FULL", NODE_ENV: "production", ...(opts.plain ? { REF_PLAIN_HTTP: "1" } : {}), ...opts.env },
-  });
-  await waitForOutput(child, /listening on/, 60_000);
+  const dbPath = ctx.freshPath(kind, ".db");
+  const s = await ctx.startRef(kind, { gc: opts.gc, plain: opts.plain, timeoutMs: 60_000, env: { DB_PATH: dbPath, SYNCHRONOUS: "FULL", ...opts.env } });
   return {
-    kind, child, url: `${opts.plain ? "http" : "https"}://127.0.0.1:${port}`, caFile: tls.ca,
+    kind, child: s.child, url: s.url, caFile: s.caFile,
     auth: ourToken ? `Bearer ${ourToken}` : `Bearer ${FAKE_TOKEN}`, dbFiles: [dbPath, `${dbPath}-wal`],
   };
 }
 
-const dbBytes = (t: Target) => t.dbFiles.reduce((a, f) => { try { return a + statSync(f).size; } catch { return a; } }, 0);
+const dbBytes = (t: Target) => filesBytes(t.dbFiles);
 
 // --- request/response load (autocannon, programmatic, no pipelining) --------------------------------------
 
@@ -725,18 +657,18 @@ async function scenariosRead(which: string[]): Promise<void> {
   const metricsOff = which.includes("get-metrics");
   const flowOff = which.includes("get-flowcontrol");
   log(`seeding ${SEED_COUNT} ConfigMaps into namespace ${SEED_NS}${rbac ? " and the get-rbac fixture (1,000 Roles + 1,000 RoleBindings)" : ""} ${viaApi ? "through our HTTPS API" : "through lib/registry + lib/storage, before the server starts"}`);
-  const dataDir = path.join(scratch, `ours-${++serverSeq}`);
+  const dataDir = ctx.freshPath("ours");
   const storeSeconds = viaApi ? 0 : await seedStore(dataDir, rbac);
   // get-audit: a second server on the same data with the audit log on; in-process seeding copies the data
   // directory before either server has started (nothing else in it yet: keys and tokens are made at start).
-  const auditDataDir = path.join(scratch, `ours-${++serverSeq}`);
-  const auditDir = path.join(scratch, `audit-${serverSeq}`);
+  const auditDataDir = ctx.freshPath("ours");
+  const auditDir = ctx.freshPath("audit");
   if (audit && !viaApi) cpSync(dataDir, auditDataDir, { recursive: true });
   // get-metrics: likewise, a server with CLUSTER_CORE_METRICS=off (no request instrumentation) to compare with.
-  const noMetricsDataDir = path.join(scratch, `ours-${++serverSeq}`);
+  const noMetricsDataDir = ctx.freshPath("ours");
   if (metricsOff && !viaApi) cpSync(dataDir, noMetricsDataDir, { recursive: true });
   // get-flowcontrol: likewise, a server with CLUSTER_CORE_FLOW_CONTROL=off (no seats, queues or deadlines).
-  const noFlowDataDir = path.join(scratch, `ours-${++serverSeq}`);
+  const noFlowDataDir = ctx.freshPath("ours");
   if (flowOff && !viaApi) cpSync(dataDir, noFlowDataDir, { recursive: true });
   const ours = await startOurs({ dataDir });
   let bare: Target | undefined;
@@ -1253,16 +1185,10 @@ const REPLICA_RATE = Number(env.BENCH_REPLICA_RATE ?? 100);
 
 /** One replica: our server on the shared database, certificate and admin token (as in production). */
 async function startReplica(label: string, shared: Record<string, string>): Promise<Target> {
-  const port = await freePort();
-  const dataDir = path.join(scratch, `ours-${++serverSeq}`);
-  const child = startChild(label, process.execPath, nodeArgs("server.ts", false, CPU_PROF), {
-    cwd: SRC, ipc: true,
-    env: { ...cleanEnv(), PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, CLUSTER_CORE_CONSOLE: "off", NODE_ENV: "production", ...shared },
-  });
-  await waitForOutput(child, /cluster-core listening/, 120_000);
+  const s = await ctx.startOurs({ name: label, env: shared, nodeArgs: OUR_NODE_ARGS, timeoutMs: 120_000 });
   return {
-    kind: "ours", label, child, url: `https://127.0.0.1:${port}`, caFile: shared.TLS_CA_FILE, auth: `Bearer ${shared.CLUSTER_ADMIN_TOKEN}`,
-    dataDir, dbFiles: [],
+    kind: "ours", label, child: s.child, url: s.url, caFile: shared.TLS_CA_FILE, auth: `Bearer ${shared.CLUSTER_ADMIN_TOKEN}`,
+    dataDir: s.dataDir, dbFiles: [],
   };
 }
 
@@ -1297,26 +1223,14 @@ async function replicaWatchRun(label: ReplicaWatchRun["target"], watchOn: Target
   }
 }
 
-const CLK_TCK = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-
-/** CPU seconds (user + system) each process has used so far (by pid; a process gone counts 0). */
+/** CPU seconds (user + system) each process has used so far (by pid; a process gone is left out). */
 function cpuSeconds(pids: number[]): Map<number, number> {
   const out = new Map<number, number>();
   for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      out.set(pid, (Number(f[11]) + Number(f[12])) / CLK_TCK);
-    } catch { /* gone */ }
+    const s = procCpuSeconds(pid);
+    if (s !== undefined) out.set(pid, s);
   }
   return out;
-}
-
-/** The machine's busy and total CPU time so far (seconds over all cores, from /proc/stat). */
-function machineCpu(): { busy: number; total: number } {
-  const v = readFileSync("/proc/stat", "utf8").split("\n", 1)[0].trim().split(/\s+/).slice(1).map(Number);
-  const total = v.slice(0, 8).reduce((a, b) => a + b, 0);
-  return { busy: (total - v[3] - v[4]) / CLK_TCK, total: total / CLK_TCK };
 }
 
 /**
@@ -1417,7 +1331,7 @@ async function scenarioReplicas(): Promise<void> {
   const pg = await benchPostgres();
   const replicas: Target[] = [];
   try {
-    const tls = await refTls();
+    const tls = await ctx.refTls();
     const token = `bench-replicas-${Date.now().toString(36)}-admin-token`;
     const shared = {
       DATABASE_URL: await pg.database("bench_replicas"), CLUSTER_ADMIN_TOKEN: token,
@@ -1511,20 +1425,10 @@ async function scenarioReplicas(): Promise<void> {
 
 // --- environment, output -----------------------------------------------------------------------------
 
-function pkgVersion(name: string): string {
-  try { return (JSON.parse(readFileSync(path.join(ROOT, "node_modules", name, "package.json"), "utf8")) as { version: string }).version; } catch { return "?"; }
-}
-
 function environment(): Record<string, unknown> {
-  const mem = new Database(":memory:");
-  const sqlite = (mem.prepare("SELECT sqlite_version() AS v").get() as { v: string }).v;
-  mem.close();
   return {
-    nproc: os.availableParallelism(), cpu: os.cpus()[0]?.model, memGiB: round(os.totalmem() / 2 ** 30, 1), kernel: os.release(),
-    node: process.version, autocannon: pkgVersion("autocannon"), betterSqlite3: pkgVersion("better-sqlite3"), sqlite,
-    gitSha: GIT.sha, gitDirtyServerFiles: GIT.dirty,
-    serverTree: SNAPSHOT ? "copy of the working tree taken at the start of the run (gitDirtyServerFiles: what differed from gitSha)" : "working tree, in place (BENCH_SNAPSHOT=0)",
-    openFilesLimit: openFileLimit(),
+    ...ctx.environment(),
+    autocannon: pkgVersion("autocannon"),
     durability: "SQLite WAL, synchronous=FULL (ours: lib/storage default; R-SQL-W: same pragmas)",
     transport: "HTTPS (TLS 1.3, EC P-256 certificates from lib/tls) on 127.0.0.1 unless a row says plain HTTP",
     client: "autocannon (programmatic, pipelining 1) in the orchestrator process; bench/watch-client.ts as its own process; all on the same cores",
@@ -1670,4 +1574,4 @@ async function main(): Promise<void> {
 
 main()
   .catch((err) => { console.error(err); process.exitCode = 1; })
-  .finally(async () => { await killAllChildren(); if (!KEEP_TMP) rmSync(scratch, { recursive: true, force: true }); });
+  .finally(async () => { await killAllChildren(); ctx.cleanup(); });
