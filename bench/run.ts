@@ -27,7 +27,7 @@ import https from "node:https";
 import os from "node:os";
 import path from "node:path";
 import {
-  killAllChildren, median, probe, procMemory, raiseOpenFileLimit, round, sleep, startChild, stopChild, type Child, type ProbeStats,
+  fmt, killAllChildren, median, probe, procMemory, raiseOpenFileLimit, round, sleep, startChild, stopChild, table, type Child, type ProbeStats,
 } from "./common";
 import { benchPostgres } from "./postgres";
 import { collectionPath, RBAC_FILLER_COUNT, rbacFixture, READER_SA, type SeedObject } from "./rbac-fixture";
@@ -1435,19 +1435,6 @@ function environment(): Record<string, unknown> {
   };
 }
 
-function fmt(v: unknown): string {
-  if (v === null || v === undefined) return "-";
-  if (typeof v === "boolean") return v ? "yes" : "NO";
-  if (typeof v === "number") return Math.abs(v) >= 100 ? String(Math.round(v)) : String(round(v, 3));
-  return String(v);
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
-  const line = (r: string[]) => r.map((c, i) => (c ?? "").padEnd(widths[i])).join("  ").trimEnd();
-  return [line(rows[0]), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
-}
-
 function printSummary(out: { env: Record<string, unknown> }): void {
   const rows: string[][] = [["scenario", "metric", "ours", "ref", "ref name", "ratio", "target", "met"]];
   for (const s of results) {
@@ -1488,7 +1475,7 @@ function printSummary(out: { env: Record<string, unknown> }): void {
         const m = /^(?:(\S+) )?vs (\S+?)( POST)?$/.exec(rname);
         return { num: m?.[1] ?? "ours", den: m?.[2] ?? refName, post: !!m?.[3] };
       };
-      const unit = s.scenario === "list-pages" ? "pages/s" : s.scenario === "create" ? "creates/s" : "req/s";
+      const unit = s.scenario === "list-pages" ? "pages/s" : s.scenario === "create" || s.scenario === "cr-create" ? "creates/s" : "req/s";
       for (const [rname, rv] of Object.entries(s.ratios)) {
         const { num, den, post } = sides(rname);
         const tt = s.targets.find((x) => x.ratioKey === rname);
