@@ -726,7 +726,7 @@ async function scenariosRead(which: string[]): Promise<void> {
         targets.push(oursCr);
       }
       targets.push(bare);
-      log(`get: GET one of ${SEED_COUNT} ConfigMaps by name (random), C=${C}; ${targets.map(targetName).join(", ")}`);
+      log(`get: GET one of ${SEED_COUNT} ConfigMaps${crGet ? ` (ours-cr: ${CR_COUNT} custom resources)` : ""} by name (random), C=${C}; ${targets.map(targetName).join(", ")}`);
       const auditBytes0 = { v: 0 };
       const spec: LoadSpec = {
         connections: C,
