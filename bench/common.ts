@@ -1,5 +1,6 @@
 // Shared helpers for the benchmark (never a test): child processes we start (and only those), ports,
-// /proc readings, statistics, a small HTTPS client for seeding. Used by bench/run.ts and bench/watch-client.ts.
+// /proc readings, statistics, a small HTTPS client for seeding, the printed tables. Used by bench/run.ts, bench/scale.ts
+// and bench/watch-client.ts.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import net from "node:net";
@@ -21,6 +22,21 @@ export function percentile(sorted: ArrayLike<number>, p: number): number | null 
 
 export const round = (x: number | null | undefined, digits = 2): number | null =>
   x === null || x === undefined || !Number.isFinite(x) ? null : Number(x.toFixed(digits));
+
+/** A figure for a printed table: "-" when missing, yes/NO, whole numbers from 100 up, else 3 decimals. */
+export function fmt(v: unknown): string {
+  if (v === null || v === undefined) return "-";
+  if (typeof v === "boolean") return v ? "yes" : "NO";
+  if (typeof v === "number") return Math.abs(v) >= 100 ? String(Math.round(v)) : String(round(v, 3));
+  return String(v);
+}
+
+/** Rows (the first one the header) as aligned text columns, a rule under the header. */
+export function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
+  const line = (r: string[]) => r.map((cell, i) => (cell ?? "").padEnd(widths[i])).join("  ").trimEnd();
+  return [line(rows[0]), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
+}
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 

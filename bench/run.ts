@@ -5,7 +5,7 @@
 // Environment:
 //   BENCH_QUICK=1            ~1.5 minute smoke run: 1 round, 3 s runs, W=1000 only, no plain-HTTP row
 //   BENCH_SCENARIOS=a,b      any of create,get,get-h2,get-rbac,get-audit,get-metrics,list,list-pages,watch,watch-<W>,watch-http,watch-http-<W>,replicas,
-//                            get-protobuf,list-protobuf,watch-protobuf,watch-protobuf-<W>
+//                            get-protobuf,list-protobuf,watch-protobuf,watch-protobuf-<W>,cr-get,cr-create
 //   BENCH_ROUNDS=n           measured rounds per target (default 3; quick 1)
 //   BENCH_DURATION=s         seconds per load run and per watch event phase (default 10; quick 3)
 //   BENCH_WATCHERS=a,b,c     watcher counts for `watch` (default 100,1000,5000; quick 1000)
@@ -20,30 +20,27 @@
 //   BENCH_REPLICA_WATCHERS=n replicas: watchers per latency run (default 10)
 //   BENCH_REPLICA_RATE=r     replicas: writes per second in the latency runs (default 100)
 import autocannon, { type RequestSpec, type Result } from "autocannon";
-import Database from "better-sqlite3";
 import { execFile, execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync, mkdirSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import {
-  freePort, installCleanup, killAllChildren, median, openFileLimit, probe, procMemory, raiseOpenFileLimit, round, sleep,
-  startChild, stopChild, waitForOutput, type Child, type ProbeStats,
+  fmt, killAllChildren, median, probe, procMemory, raiseOpenFileLimit, round, sleep, startChild, stopChild, table, type Child, type ProbeStats,
 } from "./common";
 import { benchPostgres } from "./postgres";
 import { collectionPath, RBAC_FILLER_COUNT, rbacFixture, READER_SA, type SeedObject } from "./rbac-fixture";
+import { benchContext, cleanEnv, filesBytes, machineCpu, pkgVersion, procCpuSeconds, ROOT } from "./servers";
 import type { WatchClientConfig, WatchClientResult } from "./watch-client";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const env = process.env;
 const QUICK = env.BENCH_QUICK === "1";
 const ROUNDS = Number(env.BENCH_ROUNDS ?? (QUICK ? 1 : 3));
 const DURATION = Number(env.BENCH_DURATION ?? (QUICK ? 3 : 10));
 const WARMUP = QUICK ? 1 : 3;
 const WATCHERS = (env.BENCH_WATCHERS ?? (QUICK ? "1000" : "100,1000,5000")).split(",").map(Number).filter((n) => n > 0);
-const ALL_SCENARIOS = ["create", "get", "get-h2", "get-rbac", "get-audit", "get-metrics", "get-flowcontrol", "list", "list-pages", "watch", "watch-http", "replicas", "get-protobuf", "list-protobuf", "watch-protobuf"];
+const ALL_SCENARIOS = ["create", "get", "get-h2", "get-rbac", "get-audit", "get-metrics", "get-flowcontrol", "list", "list-pages", "watch", "watch-http", "replicas", "get-protobuf", "list-protobuf", "watch-protobuf", "cr-get", "cr-create"];
 const PROTOBUF = "application/vnd.kubernetes.protobuf";
 /** Quick mode leaves out the plain-HTTP comparison row unless asked for. */
 const DEFAULT_SCENARIOS = QUICK ? ALL_SCENARIOS.filter((s) => s !== "watch-http") : ALL_SCENARIOS;
@@ -58,43 +55,17 @@ const FILLER = "x".repeat(1024); // the 1 KiB ConfigMap fixture of §8.1 rule 4
 /** Events per second for W watchers: about 10,000 deliveries/s at W >= 1,000 (§7.5 used 20/s at W=100). */
 const watchRate = (w: number) => Number(env.BENCH_WATCH_RATE ?? (w <= 100 ? 20 : w <= 1000 ? 10 : 2));
 
-const scratch = mkdtempSync(path.join(os.tmpdir(), "cluster-core-bench-"));
-const profDir = CPU_PROF ? mkdtempSync(path.join(os.tmpdir(), "cluster-core-bench-prof-")) : undefined;
-installCleanup(() => { if (!KEEP_TMP) rmSync(scratch, { recursive: true, force: true }); });
-
 /**
- * The server code under test: by default a copy of the working tree taken when the run starts (tracked and
- * untracked files, lib/generated, not node_modules/.next/.git), so edits made while the benchmark runs cannot
- * mix versions or break a later scenario. BENCH_SNAPSHOT=0 runs the working tree in place.
+ * The scratch folder and the server code under test (bench/servers.ts): by default a copy of the working tree
+ * taken when the run starts (tracked and untracked files, lib/generated, not node_modules/.next/.git), so edits
+ * made while the benchmark runs cannot mix versions or break a later scenario. BENCH_SNAPSHOT=0 runs the
+ * working tree in place.
  */
-const SNAPSHOT = env.BENCH_SNAPSHOT !== "0";
-const SKIP_IN_SNAPSHOT = new Set(["node_modules", ".next", ".git", "data", "test-results", "playwright-report"]);
-function snapshotTree(): string {
-  const dest = path.join(scratch, "src");
-  cpSync(ROOT, dest, {
-    recursive: true,
-    filter: (src) => {
-      const rel = path.relative(ROOT, src);
-      if (rel === "") return true;
-      if (SKIP_IN_SNAPSHOT.has(rel.split(path.sep)[0])) return false;
-      if (rel === path.join("bench", "results")) return false;
-      return !/\.(db|db-wal|db-shm|tsbuildinfo)$/.test(rel);
-    },
-  });
-  symlinkSync(path.join(ROOT, "node_modules"), path.join(dest, "node_modules"), "dir");
-  return dest;
-}
-function sh(cmd: string, args: string[]): string {
-  try { return execFileSync(cmd, args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim(); } catch { return ""; }
-}
-/** The version under test, read when the snapshot is taken. */
-const GIT = {
-  sha: sh("git", ["rev-parse", "HEAD"]),
-  dirty: sh("git", ["status", "--porcelain", "--", "server.ts", "lib", "prisma", "bench", "package.json"]).split("\n").filter(Boolean),
-};
-const SRC = SNAPSHOT ? snapshotTree() : ROOT;
-/** Import a module of the server under test (the snapshot), e.g. lib/tls/certificates.ts. */
-const serverModule = <T>(rel: string): Promise<T> => import(pathToFileURL(path.join(SRC, rel)).href) as Promise<T>;
+const ctx = benchContext({ name: "bench", snapshot: env.BENCH_SNAPSHOT !== "0", keepTmp: KEEP_TMP });
+const { scratch, serverModule } = ctx;
+const profDir = CPU_PROF ? mkdtempSync(path.join(os.tmpdir(), "cluster-core-bench-prof-")) : undefined;
+/** Node flags of our servers: --cpu-prof with BENCH_CPU_PROF=1. */
+const OUR_NODE_ARGS = profDir ? ["--cpu-prof", "--cpu-prof-dir", profDir] : [];
 
 const log = (...a: unknown[]) => console.error(`[${new Date().toISOString().slice(11, 19)}]`, ...a);
 
@@ -119,69 +90,30 @@ interface Target {
 
 const targetName = (t: Target) => t.label ?? t.kind;
 
-let refPki: { cert: string; key: string; ca: string } | undefined;
-async function refTls(): Promise<{ cert: string; key: string; ca: string }> {
-  if (!refPki) {
-    const dir = path.join(scratch, "ref-pki");
-    const { ensureServingCertificate, pkiPaths } = await serverModule<typeof import("../lib/tls/certificates")>("lib/tls/certificates.ts");
-    await ensureServingCertificate({ dataDir: dir, hosts: ["127.0.0.1"] });
-    const p = pkiPaths(dir);
-    refPki = { cert: p.servingCert, key: p.servingKey, ca: p.caCert };
-  }
-  return refPki;
-}
-
 let ourToken = "";
 const FAKE_TOKEN = "x".repeat(43);
 
-function nodeArgs(script: string, gc: boolean, prof: boolean): string[] {
-  return [
-    "--import", "tsx", "--import", "./bench/probe.ts",
-    ...(gc ? ["--expose-gc"] : []),
-    ...(prof && profDir ? ["--cpu-prof", "--cpu-prof-dir", profDir] : []),
-    script,
-  ];
-}
-
-function cleanEnv(): NodeJS.ProcessEnv {
-  const e = { ...env };
-  for (const k of Object.keys(e)) if (k.startsWith("BENCH_")) delete e[k];
-  for (const k of ["CLUSTER_ADMIN_TOKEN", "DATABASE_URL", "TLS_CERT_FILE", "TLS_KEY_FILE", "INSECURE_HTTP", "API_VIA_NEXT", "NODE_OPTIONS"]) delete e[k];
-  return e;
-}
-
-let serverSeq = 0;
+/** Our server (bench/servers.ts: production mode, console off, the probe preload) as a load target. */
 async function startOurs(opts: { plain?: boolean; gc?: boolean; dataDir?: string; label?: string; env?: Record<string, string> } = {}): Promise<Target> {
-  const port = await freePort();
-  const dataDir = opts.dataDir ?? path.join(scratch, `ours-${++serverSeq}`);
-  const child = startChild("ours", process.execPath, nodeArgs("server.ts", !!opts.gc, CPU_PROF), {
-    cwd: SRC, ipc: true,
-    env: { ...cleanEnv(), PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, CLUSTER_CORE_CONSOLE: "off", NODE_ENV: "production", ...(opts.plain ? { INSECURE_HTTP: "1" } : {}), ...opts.env },
-  });
-  await waitForOutput(child, /cluster-core listening/, 120_000);
-  ourToken = readFileSync(path.join(dataDir, "admin-token"), "utf8").trim();
+  const s = await ctx.startOurs({ dataDir: opts.dataDir, gc: opts.gc, plain: opts.plain, env: opts.env, nodeArgs: OUR_NODE_ARGS, timeoutMs: 120_000 });
+  ourToken = s.token;
   return {
-    kind: "ours", label: opts.label, child, url: `${opts.plain ? "http" : "https"}://127.0.0.1:${port}`, caFile: path.join(dataDir, "pki", "ca.crt"),
-    auth: `Bearer ${ourToken}`, dataDir, dbFiles: ["cluster-core.db", "cluster-core.db-wal"].map((f) => path.join(dataDir, f)),
+    kind: "ours", label: opts.label, child: s.child, url: s.url, caFile: s.caFile,
+    auth: `Bearer ${ourToken}`, dataDir: s.dataDir, dbFiles: ["cluster-core.db", "cluster-core.db-wal"].map((f) => path.join(s.dataDir, f)),
   };
 }
 
+/** A reference server of bench/refs as a load target; the SQLite ones on a scratch database at synchronous=FULL. */
 async function startRef(kind: Exclude<ServerKind, "ours">, opts: { plain?: boolean; gc?: boolean; env?: Record<string, string> } = {}): Promise<Target> {
-  const port = await freePort();
-  const tls = await refTls();
-  const dbPath = path.join(scratch, `${kind}-${++serverSeq}.db`);
-  const child = startChild(kind, process.execPath, nodeArgs(`bench/refs/${kind}.ts`, !!opts.gc, false), {
-    cwd: ROOT, ipc: true,
-    env: { ...cleanEnv(), PORT: String(port), HOST: "127.0.0.1", REF_TLS_CERT: tls.cert, REF_TLS_KEY: tls.key, DB_PATH: dbPath, SYNCHRONOUS: "FULL", NODE_ENV: "production", ...(opts.plain ? { REF_PLAIN_HTTP: "1" } : {}), ...opts.env },
-  });
-  await waitForOutput(child, /listening on/, 60_000);
+  const dbPath = ctx.freshPath(kind, ".db");
+  const s = await ctx.startRef(kind, { gc: opts.gc, plain: opts.plain, timeoutMs: 60_000, env: { DB_PATH: dbPath, SYNCHRONOUS: "FULL", ...opts.env } });
   return {
-    kind, child, url: `${opts.plain ? "http" : "https"}://127.0.0.1:${port}`, caFile: tls.ca,
+    kind, child: s.child, url: s.url, caFile: s.caFile,
     auth: ourToken ? `Bearer ${ourToken}` : `Bearer ${FAKE_TOKEN}`, dbFiles: [dbPath, `${dbPath}-wal`],
   };
 }
 
-const dbBytes = (t: Target) => t.dbFiles.reduce((a, f) => { try { return a + statSync(f).size; } catch { return a; } }, 0);
+const dbBytes = (t: Target) => filesBytes(t.dbFiles);
 
 // --- request/response load (autocannon, programmatic, no pipelining) --------------------------------------
 
@@ -312,7 +244,19 @@ const atLeast = (name: string, value: number | null, goal: number, source: strin
 const atMost = (name: string, value: number | null, goal: number, source: string, ratioKey?: string): TargetCheck =>
   ({ name, goal: `<= ${goal}`, value, met: value === null ? null : value <= goal, source, ratioKey });
 
-/** ours, ref(s), ours, ref(s), ...: one discarded warm-up run per target, then ROUNDS measured runs each. */
+/**
+ * The order of round `r` (1-based): `targets` rotated left by r - 1, so no target is always measured first
+ * (the first run of a round was seen penalised: 1,813 vs 6,706 req/s on the same process).
+ */
+function roundOrder<T>(targets: T[], r: number): T[] {
+  const k = (r - 1) % targets.length;
+  return [...targets.slice(k), ...targets.slice(0, k)];
+}
+
+/**
+ * ours, ref(s), ours, ref(s), ...: one discarded warm-up run per target, then ROUNDS measured runs each, every
+ * round in roundOrder (the targets rotated by one each round).
+ */
 async function interleavedLoad(targets: Target[], spec: LoadSpec): Promise<LoadRun[]> {
   for (const t of targets) {
     log(`  warm-up ${targetName(t)} (${WARMUP}s)`);
@@ -320,7 +264,7 @@ async function interleavedLoad(targets: Target[], spec: LoadSpec): Promise<LoadR
   }
   const runs: LoadRun[] = [];
   for (let r = 1; r <= ROUNDS; r++) {
-    for (const t of targets) {
+    for (const t of roundOrder(targets, r)) {
       const run = await measureLoad(t, spec, DURATION, r);
       log(`  round ${r} ${targetName(t).padEnd(17)} ${String(run.rps).padStart(9)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  non2xx ${run.non2xx}  errors ${run.errors + run.timeouts}`);
       runs.push(run);
@@ -396,7 +340,7 @@ async function scenarioGetH2(ours: Target, fixture: string, seedNote: string): P
     for (const t of targets) { log(`  warm-up ${targetName(t)} (${WARMUP}s)`); await measureH2(t, files.get(t)!, WARMUP, 0); }
     const runs: LoadRun[] = [];
     for (let r = 1; r <= ROUNDS; r++) {
-      for (const t of targets) {
+      for (const t of roundOrder(targets, r)) {
         const run = await measureH2(t, files.get(t)!, DURATION, r);
         log(`  round ${r} ${targetName(t).padEnd(17)} ${String(run.rps).padStart(9)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  non2xx ${run.non2xx}  errors ${run.errors + run.timeouts}`);
         runs.push(run);
@@ -562,51 +506,140 @@ async function fixtureFrom(t: Target): Promise<{ fixture: string; listRv: string
   return { fixture, listRv: parsed.metadata.resourceVersion };
 }
 
+// --- custom resources (cr-get, cr-create: issue 25 item 11) ------------------------------------------------
+
+const CR_GROUP = "bench.example.com";
+const CR_PLURAL = "benchitems";
+/** Custom resources stored for cr-get (as many as the ConfigMaps; 1,000 in a quick run). */
+const CR_COUNT = QUICK ? 1000 : SEED_COUNT;
+/**
+ * A CRD whose objects have a ConfigMap's shape (a top-level `data` map of strings), so a custom resource and a
+ * ConfigMap of the same data are the same size but for apiVersion and kind.
+ */
+const BENCH_CRD = {
+  apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: `${CR_PLURAL}.${CR_GROUP}` },
+  spec: {
+    group: CR_GROUP, scope: "Namespaced", names: { plural: CR_PLURAL, singular: "benchitem", kind: "BenchItem", listKind: "BenchItemList" },
+    versions: [{
+      name: "v1", served: true, storage: true,
+      schema: { openAPIV3Schema: { type: "object", properties: { data: { type: "object", additionalProperties: { type: "string" } } } } },
+    }],
+  },
+};
+const crPath = (ns: string, name?: string) => `/apis/${CR_GROUP}/v1/namespaces/${ns}/${CR_PLURAL}${name ? `/${name}` : ""}`;
+const crName = (i: number) => `cr-${String(i).padStart(5, "0")}`;
+/** A custom resource with the seeded ConfigMaps' labels and 1 KiB of data. */
+const crBody = (name: string, labels?: Record<string, string>) => ({ apiVersion: `${CR_GROUP}/v1`, kind: "BenchItem", metadata: { name, ...(labels ? { labels } : {}) }, data: { v: FILLER } });
+
+/**
+ * Registers the bench CRD through the API and waits until it is Established and its custom resources are
+ * served in `ns` (GET of the collection answers 200).
+ */
+async function registerBenchCrd(t: Target, ns: string): Promise<void> {
+  const agent = new https.Agent({ keepAlive: true, ca: readFileSync(t.caFile) });
+  try {
+    await postOk(t, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", BENCH_CRD, agent);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const crd = await httpsJson(t, "GET", `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${BENCH_CRD.metadata.name}`, undefined, agent);
+      const conditions = (JSON.parse(crd.text) as { status?: { conditions?: { type: string; status: string }[] } }).status?.conditions ?? [];
+      const established = conditions.some((c) => c.type === "Established" && c.status === "True");
+      if (established && (await httpsJson(t, "GET", crPath(ns), undefined, agent)).status === 200) return;
+      if (Date.now() > deadline) throw new Error(`CRD ${BENCH_CRD.metadata.name} not Established and served within 60 s: ${crd.status} ${crd.text.slice(0, 300)}`);
+      await sleep(200);
+    }
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** `count` custom resources in `ns` through the API (16 in flight). */
+async function seedCustomResources(t: Target, ns: string, count: number): Promise<number> {
+  const t0 = Date.now();
+  const agent = new https.Agent({ keepAlive: true, maxSockets: 16, ca: readFileSync(t.caFile) });
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      await postOk(t, crPath(ns), crBody(crName(i), { app: "bench", shard: String(i % 100) }), agent);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  agent.destroy();
+  return (Date.now() - t0) / 1000;
+}
+
 // --- scenarios: create, get, list, list-pages -----------------------------------------------------------
 
-async function scenarioCreate(): Promise<void> {
+async function scenarioCreate(which: string[]): Promise<void> {
   const C = 10;
-  log(`create: POST ConfigMaps (1 KiB data), unique names, C=${C}, ${DURATION}s x ${ROUNDS} rounds`);
+  const create = which.includes("create");
+  const crCreate = which.includes("cr-create");
+  log(`${which.join("+")}: POST ConfigMaps${crCreate ? " and custom resources" : ""} (1 KiB data), unique names, C=${C}, ${DURATION}s x ${ROUNDS} rounds`);
   const ours = await startOurs();
-  const raw = await startRef("raw-sqlite-insert");
-  const bare = await startRef("bare-http");
+  const raw = create ? await startRef("raw-sqlite-insert") : undefined;
+  const bare = create ? await startRef("bare-http") : undefined;
   try {
     const agent = new https.Agent({ keepAlive: false, ca: readFileSync(ours.caFile) });
     await postOk(ours, "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "create" } }, agent);
     agent.destroy();
+    // cr-create: the same server also creates custom resources of the bench CRD (registered through the API).
+    const oursCr: Target | undefined = crCreate ? { ...ours, label: "ours-cr" } : undefined;
+    if (crCreate) await registerBenchCrd(ours, "create");
     let seq = 0;
     const tag = Date.now().toString(36);
     const bytes0 = new Map<Target, number>();
     const spec: LoadSpec = {
       connections: C,
       headers: { "content-type": "application/json" },
-      requests: () => [{
-        method: "POST", path: `/api/v1/namespaces/create/configmaps`,
-        setupRequest: (req) => ({ ...req, body: JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: `c-${tag}-${seq++}` }, data: { v: FILLER } }) }),
-      }],
+      requests: (t) => [t === oursCr
+        ? { method: "POST", path: crPath("create"), setupRequest: (req) => ({ ...req, body: JSON.stringify(crBody(`c-${tag}-${seq++}`)) }) }
+        : {
+          method: "POST", path: `/api/v1/namespaces/create/configmaps`,
+          setupRequest: (req) => ({ ...req, body: JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: `c-${tag}-${seq++}` }, data: { v: FILLER } }) }),
+        }],
       before: (t) => bytes0.set(t, dbBytes(t)),
       after: (t, r) => {
         const grew = dbBytes(t) - (bytes0.get(t) ?? 0);
         return t.kind === "bare-http" ? {} : { dbBytesPerCreate: r["2xx"] ? Math.round(grew / r["2xx"]) : null };
       },
     };
-    const runs = await interleavedLoad([ours, raw, bare], spec);
-    const medians = loadMedians(runs, ["ours", "raw-sqlite-insert", "bare-http"]);
-    const vsRaw = ratio(medians.ours.rps, medians["raw-sqlite-insert"].rps);
-    const clean = runs.every((r) => r.non2xx === 0 && r.errors === 0 && r.timeouts === 0);
-    results.push({
-      scenario: "create", title: `create (POST, C=${C})`,
-      params: { connections: C, durationS: DURATION, rounds: ROUNDS, warmupS: WARMUP, object: "ConfigMap, 1 KiB data", durability: "WAL, synchronous=FULL (ours and R-SQL-W)" },
-      runs, medians,
-      ratios: { "vs raw-sqlite-insert": vsRaw, "vs bare-http POST": ratio(medians.ours.rps, medians["bare-http"].rps) },
-      targets: [
-        atLeast("create throughput vs raw better-sqlite3 inserts (same durability)", vsRaw, 0.25, "issue 3", "vs raw-sqlite-insert"),
-        { name: "no errors / non-2xx", goal: "0", value: clean, met: clean, source: "plan §8.1 rule 3" },
-      ],
-      notes: ["raw-sqlite-insert commits one transaction (one fsync) per request; ours group-commits up to 64 writes per transaction.", "bare-http POST (parse + stringify, no storage) is the HTTP+JSON ceiling, informational."],
-    });
+    const targets = [ours, oursCr, raw, bare].filter((t): t is Target => !!t);
+    const runs = await interleavedLoad(targets, spec);
+    const medians = loadMedians(runs, targets.map(targetName));
+    const cleanOf = (label: string) => runs.filter((x) => x.target === label).every((r) => r.non2xx === 0 && r.errors === 0 && r.timeouts === 0);
+    const params = { connections: C, durationS: DURATION, rounds: ROUNDS, warmupS: WARMUP, object: "ConfigMap, 1 KiB data", durability: "WAL, synchronous=FULL (ours and R-SQL-W)", interleaved: targets.map(targetName) };
+    const pick = (keep: string[]) => ({ runs: runs.filter((x) => keep.includes(x.target)), medians: Object.fromEntries(keep.map((k) => [k, medians[k]])) });
+    if (create) {
+      const vsRaw = ratio(medians.ours.rps, medians["raw-sqlite-insert"].rps);
+      const clean = cleanOf("ours") && cleanOf("raw-sqlite-insert") && cleanOf("bare-http");
+      results.push({
+        scenario: "create", title: `create (POST, C=${C})`, params, ...pick(["ours", "raw-sqlite-insert", "bare-http"]),
+        ratios: { "vs raw-sqlite-insert": vsRaw, "vs bare-http POST": ratio(medians.ours.rps, medians["bare-http"].rps) },
+        targets: [
+          atLeast("create throughput vs raw better-sqlite3 inserts (same durability)", vsRaw, 0.25, "issue 3", "vs raw-sqlite-insert"),
+          { name: "no errors / non-2xx", goal: "0", value: clean, met: clean, source: "plan §8.1 rule 3" },
+        ],
+        notes: ["raw-sqlite-insert commits one transaction (one fsync) per request; ours group-commits up to 64 writes per transaction.", "bare-http POST (parse + stringify, no storage) is the HTTP+JSON ceiling, informational."],
+      });
+    }
+    if (crCreate) {
+      const r = ratio(medians["ours-cr"].rps, medians.ours.rps);
+      const clean = cleanOf("ours-cr") && cleanOf("ours");
+      results.push({
+        scenario: "cr-create", title: `create a custom resource vs a ConfigMap, same server (POST, C=${C})`,
+        params: { ...params, object: "ConfigMap or BenchItem (bench CRD, same shape), 1 KiB data", crd: BENCH_CRD.metadata.name },
+        ...pick(["ours", "ours-cr"]),
+        ratios: { "ours-cr vs ours": r },
+        targets: [
+          atLeast("custom resource create vs ConfigMap create (same server)", r, 0.8, "issue 25 item 11", "ours-cr vs ours"),
+          { name: "no errors / non-2xx (custom resources)", goal: "0", value: clean, met: clean, source: "plan §8.1 rule 3" },
+        ],
+        notes: [`ours-cr = the same server and token POSTing ${BENCH_CRD.metadata.name} objects (a top-level data map, as a ConfigMap's; the CRD registered through the API and Established first) instead of ConfigMaps; interleaved.`],
+      });
+    }
   } finally {
-    await Promise.all([stopChild(ours.child), stopChild(raw.child), stopChild(bare.child)]);
+    await Promise.all([ours, raw, bare].filter((t): t is Target => !!t).map((t) => stopChild(t.child)));
   }
 }
 
@@ -617,24 +650,25 @@ function dirBytes(dir: string): number {
 
 async function scenariosRead(which: string[]): Promise<void> {
   const viaApi = env.BENCH_SEED === "api";
-  const gets = ["get", "get-rbac", "get-audit", "get-metrics", "get-flowcontrol", "get-protobuf"].filter((s) => which.includes(s));
+  const gets = ["get", "get-rbac", "get-audit", "get-metrics", "get-flowcontrol", "get-protobuf", "cr-get"].filter((s) => which.includes(s));
+  const crGet = which.includes("cr-get");
   const rbac = which.includes("get-rbac");
   const audit = which.includes("get-audit");
   const metricsOff = which.includes("get-metrics");
   const flowOff = which.includes("get-flowcontrol");
   log(`seeding ${SEED_COUNT} ConfigMaps into namespace ${SEED_NS}${rbac ? " and the get-rbac fixture (1,000 Roles + 1,000 RoleBindings)" : ""} ${viaApi ? "through our HTTPS API" : "through lib/registry + lib/storage, before the server starts"}`);
-  const dataDir = path.join(scratch, `ours-${++serverSeq}`);
+  const dataDir = ctx.freshPath("ours");
   const storeSeconds = viaApi ? 0 : await seedStore(dataDir, rbac);
   // get-audit: a second server on the same data with the audit log on; in-process seeding copies the data
   // directory before either server has started (nothing else in it yet: keys and tokens are made at start).
-  const auditDataDir = path.join(scratch, `ours-${++serverSeq}`);
-  const auditDir = path.join(scratch, `audit-${serverSeq}`);
+  const auditDataDir = ctx.freshPath("ours");
+  const auditDir = ctx.freshPath("audit");
   if (audit && !viaApi) cpSync(dataDir, auditDataDir, { recursive: true });
   // get-metrics: likewise, a server with CLUSTER_CORE_METRICS=off (no request instrumentation) to compare with.
-  const noMetricsDataDir = path.join(scratch, `ours-${++serverSeq}`);
+  const noMetricsDataDir = ctx.freshPath("ours");
   if (metricsOff && !viaApi) cpSync(dataDir, noMetricsDataDir, { recursive: true });
   // get-flowcontrol: likewise, a server with CLUSTER_CORE_FLOW_CONTROL=off (no seats, queues or deadlines).
-  const noFlowDataDir = path.join(scratch, `ours-${++serverSeq}`);
+  const noFlowDataDir = ctx.freshPath("ours");
   if (flowOff && !viaApi) cpSync(dataDir, noFlowDataDir, { recursive: true });
   const ours = await startOurs({ dataDir });
   let bare: Target | undefined;
@@ -681,12 +715,24 @@ async function scenariosRead(which: string[]): Promise<void> {
       }
       const oursPb: Target = { ...ours, label: "ours-protobuf", accept: PROTOBUF };
       if (which.includes("get-protobuf")) targets.push(oursPb);
+      // cr-get: the same server and token GETting custom resources of the bench CRD (registered and filled
+      // through the API here) instead of ConfigMaps.
+      const oursCr: Target = { ...ours, label: "ours-cr" };
+      let crSeconds = 0;
+      if (crGet) {
+        await registerBenchCrd(ours, SEED_NS);
+        crSeconds = await seedCustomResources(ours, SEED_NS, CR_COUNT);
+        log(`  ${CR_COUNT} custom resources (${BENCH_CRD.metadata.name}) created through the API in ${crSeconds.toFixed(1)} s`);
+        targets.push(oursCr);
+      }
       targets.push(bare);
-      log(`get: GET one of ${SEED_COUNT} ConfigMaps by name (random), C=${C}; ${targets.map(targetName).join(", ")}`);
+      log(`get: GET one of ${SEED_COUNT} ConfigMaps${crGet ? ` (ours-cr: ${CR_COUNT} custom resources)` : ""} by name (random), C=${C}; ${targets.map(targetName).join(", ")}`);
       const auditBytes0 = { v: 0 };
       const spec: LoadSpec = {
         connections: C,
-        requests: () => [{ method: "GET", setupRequest: (req) => ({ ...req, path: `/api/v1/namespaces/${SEED_NS}/configmaps/${seedName(Math.floor(Math.random() * SEED_COUNT))}` }) }],
+        requests: (t) => [t === oursCr
+          ? { method: "GET", setupRequest: (req) => ({ ...req, path: crPath(SEED_NS, crName(Math.floor(Math.random() * CR_COUNT))) }) }
+          : { method: "GET", setupRequest: (req) => ({ ...req, path: `/api/v1/namespaces/${SEED_NS}/configmaps/${seedName(Math.floor(Math.random() * SEED_COUNT))}` }) }],
         before: (t) => { if (t === oursAudit) auditBytes0.v = dirBytes(auditDir); },
         after: (t, r) => {
           if (t !== oursAudit) return {};
@@ -754,6 +800,25 @@ async function scenariosRead(which: string[]): Promise<void> {
           notes: [
             seedNote,
             `ours-audit = a second server on a copy of the same data with AUDIT_LOG_PATH set; median audit bytes per request ${perReq ?? "-"}. Both servers run during the whole group (the idle one costs little).`,
+          ],
+        });
+      }
+
+      if (crGet) {
+        const r = ratio(medians["ours-cr"].rps, medians.ours.rps);
+        const clean = cleanOf("ours-cr") && cleanOf("ours");
+        results.push({
+          scenario: "cr-get", title: `get a custom resource vs a ConfigMap by name, same server (C=${C})`,
+          params: { ...params, customResources: CR_COUNT, crd: BENCH_CRD.metadata.name },
+          ...pick(["ours", "ours-cr", "bare-http"]),
+          ratios: { "ours-cr vs ours": r },
+          targets: [
+            atLeast("custom resource get vs ConfigMap get (same server)", r, 0.8, "issue 25 item 11", "ours-cr vs ours"),
+            { name: "no errors / non-2xx (custom resources)", goal: "0", value: clean, met: clean, source: "plan §8.1 rule 3" },
+          ],
+          notes: [
+            seedNote,
+            `ours-cr = the same server and admin token GETting one of ${CR_COUNT} ${BENCH_CRD.metadata.name} objects (random), each a ConfigMap's shape and size (top-level data, 1 KiB, the same labels), created through the API in ${crSeconds.toFixed(1)} s after the CRD was registered through the API and Established; interleaved with the ConfigMap GETs (ours).`,
           ],
         });
       }
@@ -1120,16 +1185,10 @@ const REPLICA_RATE = Number(env.BENCH_REPLICA_RATE ?? 100);
 
 /** One replica: our server on the shared database, certificate and admin token (as in production). */
 async function startReplica(label: string, shared: Record<string, string>): Promise<Target> {
-  const port = await freePort();
-  const dataDir = path.join(scratch, `ours-${++serverSeq}`);
-  const child = startChild(label, process.execPath, nodeArgs("server.ts", false, CPU_PROF), {
-    cwd: SRC, ipc: true,
-    env: { ...cleanEnv(), PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, CLUSTER_CORE_CONSOLE: "off", NODE_ENV: "production", ...shared },
-  });
-  await waitForOutput(child, /cluster-core listening/, 120_000);
+  const s = await ctx.startOurs({ name: label, env: shared, nodeArgs: OUR_NODE_ARGS, timeoutMs: 120_000 });
   return {
-    kind: "ours", label, child, url: `https://127.0.0.1:${port}`, caFile: shared.TLS_CA_FILE, auth: `Bearer ${shared.CLUSTER_ADMIN_TOKEN}`,
-    dataDir, dbFiles: [],
+    kind: "ours", label, child: s.child, url: s.url, caFile: shared.TLS_CA_FILE, auth: `Bearer ${shared.CLUSTER_ADMIN_TOKEN}`,
+    dataDir: s.dataDir, dbFiles: [],
   };
 }
 
@@ -1164,26 +1223,14 @@ async function replicaWatchRun(label: ReplicaWatchRun["target"], watchOn: Target
   }
 }
 
-const CLK_TCK = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-
-/** CPU seconds (user + system) each process has used so far (by pid; a process gone counts 0). */
+/** CPU seconds (user + system) each process has used so far (by pid; a process gone is left out). */
 function cpuSeconds(pids: number[]): Map<number, number> {
   const out = new Map<number, number>();
   for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      out.set(pid, (Number(f[11]) + Number(f[12])) / CLK_TCK);
-    } catch { /* gone */ }
+    const s = procCpuSeconds(pid);
+    if (s !== undefined) out.set(pid, s);
   }
   return out;
-}
-
-/** The machine's busy and total CPU time so far (seconds over all cores, from /proc/stat). */
-function machineCpu(): { busy: number; total: number } {
-  const v = readFileSync("/proc/stat", "utf8").split("\n", 1)[0].trim().split(/\s+/).slice(1).map(Number);
-  const total = v.slice(0, 8).reduce((a, b) => a + b, 0);
-  return { busy: (total - v[3] - v[4]) / CLK_TCK, total: total / CLK_TCK };
 }
 
 /**
@@ -1284,7 +1331,7 @@ async function scenarioReplicas(): Promise<void> {
   const pg = await benchPostgres();
   const replicas: Target[] = [];
   try {
-    const tls = await refTls();
+    const tls = await ctx.refTls();
     const token = `bench-replicas-${Date.now().toString(36)}-admin-token`;
     const shared = {
       DATABASE_URL: await pg.database("bench_replicas"), CLUSTER_ADMIN_TOKEN: token,
@@ -1378,37 +1425,14 @@ async function scenarioReplicas(): Promise<void> {
 
 // --- environment, output -----------------------------------------------------------------------------
 
-function pkgVersion(name: string): string {
-  try { return (JSON.parse(readFileSync(path.join(ROOT, "node_modules", name, "package.json"), "utf8")) as { version: string }).version; } catch { return "?"; }
-}
-
 function environment(): Record<string, unknown> {
-  const mem = new Database(":memory:");
-  const sqlite = (mem.prepare("SELECT sqlite_version() AS v").get() as { v: string }).v;
-  mem.close();
   return {
-    nproc: os.availableParallelism(), cpu: os.cpus()[0]?.model, memGiB: round(os.totalmem() / 2 ** 30, 1), kernel: os.release(),
-    node: process.version, autocannon: pkgVersion("autocannon"), betterSqlite3: pkgVersion("better-sqlite3"), sqlite,
-    gitSha: GIT.sha, gitDirtyServerFiles: GIT.dirty,
-    serverTree: SNAPSHOT ? "copy of the working tree taken at the start of the run (gitDirtyServerFiles: what differed from gitSha)" : "working tree, in place (BENCH_SNAPSHOT=0)",
-    openFilesLimit: openFileLimit(),
+    ...ctx.environment(),
+    autocannon: pkgVersion("autocannon"),
     durability: "SQLite WAL, synchronous=FULL (ours: lib/storage default; R-SQL-W: same pragmas)",
     transport: "HTTPS (TLS 1.3, EC P-256 certificates from lib/tls) on 127.0.0.1 unless a row says plain HTTP",
     client: "autocannon (programmatic, pipelining 1) in the orchestrator process; bench/watch-client.ts as its own process; all on the same cores",
   };
-}
-
-function fmt(v: unknown): string {
-  if (v === null || v === undefined) return "-";
-  if (typeof v === "boolean") return v ? "yes" : "NO";
-  if (typeof v === "number") return Math.abs(v) >= 100 ? String(Math.round(v)) : String(round(v, 3));
-  return String(v);
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
-  const line = (r: string[]) => r.map((c, i) => (c ?? "").padEnd(widths[i])).join("  ").trimEnd();
-  return [line(rows[0]), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
 }
 
 function printSummary(out: { env: Record<string, unknown> }): void {
@@ -1451,7 +1475,7 @@ function printSummary(out: { env: Record<string, unknown> }): void {
         const m = /^(?:(\S+) )?vs (\S+?)( POST)?$/.exec(rname);
         return { num: m?.[1] ?? "ours", den: m?.[2] ?? refName, post: !!m?.[3] };
       };
-      const unit = s.scenario === "list-pages" ? "pages/s" : s.scenario === "create" ? "creates/s" : "req/s";
+      const unit = s.scenario === "list-pages" ? "pages/s" : s.scenario === "create" || s.scenario === "cr-create" ? "creates/s" : "req/s";
       for (const [rname, rv] of Object.entries(s.ratios)) {
         const { num, den, post } = sides(rname);
         const tt = s.targets.find((x) => x.ratioKey === rname);
@@ -1500,8 +1524,9 @@ async function main(): Promise<void> {
       await killAllChildren();
     }
   };
-  if (SCENARIOS.includes("create")) await guard("create", scenarioCreate);
-  const reads = ["get", "get-h2", "get-rbac", "get-audit", "get-metrics", "get-flowcontrol", "get-protobuf", "list", "list-pages", "list-protobuf"].filter((s) => SCENARIOS.includes(s));
+  const creates = ["create", "cr-create"].filter((s) => SCENARIOS.includes(s));
+  if (creates.length) await guard(creates.join("+"), () => scenarioCreate(creates));
+  const reads = ["get", "get-h2", "get-rbac", "get-audit", "get-metrics", "get-flowcontrol", "get-protobuf", "cr-get", "list", "list-pages", "list-protobuf"].filter((s) => SCENARIOS.includes(s));
   if (reads.length) await guard(reads.join("+"), () => scenariosRead(reads));
   const watchList = new Set<number>();
   if (SCENARIOS.includes("watch")) WATCHERS.forEach((w) => watchList.add(w));
@@ -1536,4 +1561,4 @@ async function main(): Promise<void> {
 
 main()
   .catch((err) => { console.error(err); process.exitCode = 1; })
-  .finally(async () => { await killAllChildren(); if (!KEEP_TMP) rmSync(scratch, { recursive: true, force: true }); });
+  .finally(async () => { await killAllChildren(); ctx.cleanup(); });

@@ -27,7 +27,7 @@ import { readFileSync, renameSync, writeFileSync, mkdirSync, createWriteStream, 
 import https from "node:https";
 import os from "node:os";
 import path from "node:path";
-import { killAllChildren, median, probe, procMemory, round, sleep, stopChild, type Child } from "./common";
+import { fmt, killAllChildren, median, probe, procMemory, round, sleep, stopChild, table, type Child } from "./common";
 import { listMeta, mustWrite, readList, type Endpoint, type ListRead, type SeedCounters } from "./scale-client";
 import { CONFIGMAP_LAYOUT, namespaceOf, namespacesFor, POD_LAYOUT, SCALE_LABEL, scaleConfigMap, scalePod, type Layout } from "./scale-objects";
 import { benchContext, cpuMeter, cpuSeconds, filesBytes, machineCpu, ROOT, type OurServer, type RefServer } from "./servers";
@@ -614,19 +614,6 @@ async function phase(kind: "pods" | "configmaps", count: number): Promise<PhaseR
 }
 
 // --- output -----------------------------------------------------------------------------------------------
-
-function fmt(v: unknown): string {
-  if (v === null || v === undefined) return "-";
-  if (typeof v === "boolean") return v ? "yes" : "NO";
-  if (typeof v === "number") return Math.abs(v) >= 100 ? String(Math.round(v)) : String(round(v, 3));
-  return String(v);
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
-  const line = (r: string[]) => r.map((cell, i) => (cell ?? "").padEnd(widths[i])).join("  ").trimEnd();
-  return [line(rows[0]), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
-}
 
 function printSummary(phases: PhaseResult[], e: Record<string, unknown>): void {
   for (const p of phases) {

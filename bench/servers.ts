@@ -2,8 +2,8 @@
 // (`NODE_ENV=production node --import tsx server.ts`, console off, a fresh DATA_DIR) from a copy of the working
 // tree taken when the run starts, and the reference servers of bench/refs with a certificate from the same
 // lib/tls code; every one with the bench/probe.ts preload (event-loop delay, peak RSS, memoryUsage, forced GC
-// with --expose-gc). Also the run's environment record (versions, git SHA, load average). Used by
-// bench/scale.ts; bench/run.ts keeps its own copy of the same set-up for now.
+// with --expose-gc). Also the run's environment record (versions, git SHA, load average) and CPU readings from
+// /proc. Used by bench/run.ts and bench/scale.ts.
 import Database from "better-sqlite3";
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
@@ -39,10 +39,17 @@ export interface BenchContext {
   snapshot: boolean;
   /** Import a module of the server under test, e.g. lib/registry/registry.ts. */
   serverModule<T>(rel: string): Promise<T>;
-  /** Our server on `dataDir` (a fresh one under the scratch folder by default); resolves once it listens. */
-  startOurs(opts?: { dataDir?: string; gc?: boolean; env?: Record<string, string>; port?: number; waitFor?: RegExp }): Promise<OurServer>;
-  /** A reference server of bench/refs (e.g. "bare-http") with the shared certificate. */
-  startRef(kind: string, opts?: { gc?: boolean; env?: Record<string, string> }): Promise<RefServer>;
+  /** A path under the scratch folder not handed out before: `<scratch>/<prefix>-<n><suffix>`. */
+  freshPath(prefix: string, suffix?: string): string;
+  /** The shared certificate of the reference servers (made on first use with lib/tls). */
+  refTls(): Promise<{ cert: string; key: string; ca: string }>;
+  /**
+   * Our server on `dataDir` (a fresh one under the scratch folder by default); resolves once it listens.
+   * `plain`: INSECURE_HTTP=1 (an http:// url); `nodeArgs`: more node flags (e.g. --cpu-prof); `name`: the child's name in logs.
+   */
+  startOurs(opts?: { dataDir?: string; gc?: boolean; env?: Record<string, string>; port?: number; waitFor?: RegExp; plain?: boolean; nodeArgs?: string[]; name?: string; timeoutMs?: number }): Promise<OurServer>;
+  /** A reference server of bench/refs (e.g. "bare-http") with the shared certificate; `plain`: REF_PLAIN_HTTP=1. */
+  startRef(kind: string, opts?: { gc?: boolean; env?: Record<string, string>; plain?: boolean; timeoutMs?: number }): Promise<RefServer>;
   environment(): Record<string, unknown>;
   /** Remove the scratch folder (unless keepTmp). */
   cleanup(): void;
@@ -52,7 +59,7 @@ function sh(cmd: string, args: string[]): string {
   try { return execFileSync(cmd, args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim(); } catch { return ""; }
 }
 
-function pkgVersion(name: string): string {
+export function pkgVersion(name: string): string {
   try { return (JSON.parse(readFileSync(path.join(ROOT, "node_modules", name, "package.json"), "utf8")) as { version: string }).version; } catch { return "?"; }
 }
 
@@ -98,6 +105,7 @@ export function benchContext(opts: { name: string; snapshot: boolean; keepTmp: b
   const serverEnv = () => cleanEnv(opts.envPrefixes ?? ["BENCH_"]);
   const serverModule = <T>(rel: string) => import(pathToFileURL(path.join(src, rel)).href) as Promise<T>;
   let seq = 0;
+  const freshPath = (prefix: string, suffix = "") => path.join(scratch, `${prefix}-${++seq}${suffix}`);
 
   let refPki: { cert: string; key: string; ca: string } | undefined;
   const refTls = async () => {
@@ -112,27 +120,28 @@ export function benchContext(opts: { name: string; snapshot: boolean; keepTmp: b
   };
 
   return {
-    scratch, src, git, snapshot: opts.snapshot, serverModule,
+    scratch, src, git, snapshot: opts.snapshot, serverModule, freshPath, refTls,
     async startOurs(o = {}) {
       const port = o.port ?? await freePort();
-      const dataDir = o.dataDir ?? path.join(scratch, `ours-${++seq}`);
-      const child = startChild("ours", process.execPath, nodeArgs("server.ts", !!o.gc), {
+      const dataDir = o.dataDir ?? freshPath("ours");
+      const child = startChild(o.name ?? "ours", process.execPath, nodeArgs("server.ts", !!o.gc, o.nodeArgs), {
         cwd: src, ipc: true,
-        env: { ...serverEnv(), PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, CLUSTER_CORE_CONSOLE: "off", NODE_ENV: "production", ...o.env },
+        env: { ...serverEnv(), PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, CLUSTER_CORE_CONSOLE: "off", NODE_ENV: "production", ...(o.plain ? { INSECURE_HTTP: "1" } : {}), ...o.env },
       });
-      await waitForOutput(child, o.waitFor ?? /cluster-core listening/, 600_000);
-      const token = readFileSync(path.join(dataDir, "admin-token"), "utf8").trim();
-      return { child, url: `https://127.0.0.1:${port}`, port, caFile: path.join(dataDir, "pki", "ca.crt"), token, dataDir };
+      await waitForOutput(child, o.waitFor ?? /cluster-core listening/, o.timeoutMs ?? 600_000);
+      // A server given CLUSTER_ADMIN_TOKEN (replicas sharing one) uses it instead of <dataDir>/admin-token.
+      const token = o.env?.CLUSTER_ADMIN_TOKEN ?? readFileSync(path.join(dataDir, "admin-token"), "utf8").trim();
+      return { child, url: `${o.plain ? "http" : "https"}://127.0.0.1:${port}`, port, caFile: o.env?.TLS_CA_FILE ?? path.join(dataDir, "pki", "ca.crt"), token, dataDir };
     },
     async startRef(kind, o = {}) {
       const port = await freePort();
       const tls = await refTls();
       const child = startChild(kind, process.execPath, nodeArgs(`bench/refs/${kind}.ts`, !!o.gc), {
         cwd: ROOT, ipc: true,
-        env: { ...serverEnv(), PORT: String(port), HOST: "127.0.0.1", REF_TLS_CERT: tls.cert, REF_TLS_KEY: tls.key, NODE_ENV: "production", ...o.env },
+        env: { ...serverEnv(), PORT: String(port), HOST: "127.0.0.1", REF_TLS_CERT: tls.cert, REF_TLS_KEY: tls.key, NODE_ENV: "production", ...(o.plain ? { REF_PLAIN_HTTP: "1" } : {}), ...o.env },
       });
-      await waitForOutput(child, /listening on/, 600_000);
-      return { child, url: `https://127.0.0.1:${port}`, caFile: tls.ca };
+      await waitForOutput(child, /listening on/, o.timeoutMs ?? 600_000);
+      return { child, url: `${o.plain ? "http" : "https"}://127.0.0.1:${port}`, caFile: tls.ca };
     },
     environment() {
       const mem = new Database(":memory:");
@@ -159,14 +168,17 @@ export function filesBytes(files: string[]): number {
 
 const CLK_TCK = Number(sh("getconf", ["CLK_TCK"])) || 100;
 
-/** CPU seconds (user + system) a process has used so far; 0 when it is gone. */
-export function cpuSeconds(pid: number): number {
+/** CPU seconds (user + system) a process has used so far; undefined when it is gone. */
+export function procCpuSeconds(pid: number): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return (Number(f[11]) + Number(f[12])) / CLK_TCK;
-  } catch { return 0; }
+  } catch { return undefined; }
 }
+
+/** CPU seconds (user + system) a process has used so far; 0 when it is gone. */
+export const cpuSeconds = (pid: number): number => procCpuSeconds(pid) ?? 0;
 
 /** The machine's busy and total CPU time so far (seconds over all cores, from /proc/stat). */
 export function machineCpu(): { busy: number; total: number } {
