@@ -2,16 +2,14 @@
 // the naming and establishing conditions (kubectl wait), get (table, category, YAML), describe, explain, a name
 // conflict in the same group, an invalid CRD refused with kube's 422, and delete through the cleanup finalizer.
 // Custom resources themselves are not served yet (issue 25's next step).
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import YAML from "yaml";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freshPostgresDatabase, testBackends } from "../../lib/storage/test-databases";
-import { startServer, stopAll, waitFor, type Server } from "./harness";
+import { scratchFolder, startServer, waitFor, type Server } from "./harness";
 
 let server: Server;
-let tmp: string;
+const scratch = scratchFolder("cluster-core-crd-");
+const file = (name: string, text: string) => scratch.file(name, text);
 
 /** An operator's CRD: v1alpha1 still served but deprecated, v1 the storage version with status and scale. */
 const BACKUPS = `
@@ -124,11 +122,6 @@ spec:
   - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
 `;
 
-function file(name: string, text: string): string {
-  const f = path.join(tmp, name);
-  writeFileSync(f, text);
-  return f;
-}
 
 async function crd(name: string): Promise<any> {
   const r = await server.kubectl(["get", "crd", name, "-o", "yaml"]);
@@ -138,14 +131,6 @@ async function crd(name: string): Promise<any> {
 
 const condition = (obj: any, type: string) => obj.status?.conditions?.find((c: any) => c.type === type);
 
-beforeAll(() => {
-  tmp = mkdtempSync(path.join(os.tmpdir(), "cluster-core-crd-"));
-});
-
-afterAll(async () => {
-  await stopAll();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-}, 60_000);
 
 describe.each(testBackends)("CustomResourceDefinitions with kubectl on %s", { timeout: 120_000 }, (backend) => {
   beforeAll(async () => {

@@ -2,16 +2,14 @@
 // server-side apply by the CRD's schema (two field managers keep their own entries of a list-map, a change to the
 // other's field of the same key is kube's 409 naming that manager, --force-conflicts takes it), a ratcheted CEL
 // rule failure answered as a Warning header, and the deleted-objects and changes history finding custom resources.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { backendEnv } from "./cluster";
-import { startServer, stopAll, type Server } from "./harness";
+import { scratchFolder, startServer, type Server } from "./harness";
 import { testBackends } from "../../lib/storage/test-databases";
 
 let server: Server;
-let tmp: string;
+const scratch = scratchFolder("cluster-core-crd-details-");
+const file = (name: string, text: string) => scratch.file(name, text);
 
 const GATEWAYS = (rule: boolean) => `
 apiVersion: apiextensions.k8s.io/v1
@@ -58,20 +56,7 @@ spec:
 
 const gateway = (spec: string) => `apiVersion: net.example.com/v1\nkind: Gateway\nmetadata:\n  name: edge\n  namespace: default\nspec:\n${spec}`;
 
-function file(name: string, text: string): string {
-  const f = path.join(tmp, name);
-  writeFileSync(f, text);
-  return f;
-}
 
-beforeAll(() => {
-  tmp = mkdtempSync(path.join(os.tmpdir(), "cluster-core-crd-details-"));
-});
-
-afterAll(async () => {
-  await stopAll();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-}, 60_000);
 
 describe.each(testBackends)("custom resource details on %s", { timeout: 120_000 }, (backend) => {
   beforeAll(async () => {

@@ -3,14 +3,12 @@
 // `kubectl create` of an object with an unknown field is refused with the strict-decoding error (kubectl finds the
 // PATCH operation with fieldValidation and validates server-side), /openapi/v2 carries the definition, and after the
 // CRD is deleted `kubectl explain` fails again.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startServer, stopAll, waitFor, type Server } from "./harness";
+import { beforeAll, describe, expect, test } from "vitest";
+import { scratchFolder, startServer, waitFor, type Server } from "./harness";
 
 let server: Server;
-let tmp: string;
+const scratch = scratchFolder("cluster-core-cr-openapi-");
+const file = (name: string, text: string) => scratch.file(name, text);
 
 const CRD = `
 apiVersion: apiextensions.k8s.io/v1
@@ -52,21 +50,9 @@ spec:
   colour: grey
 `;
 
-function file(name: string, text: string): string {
-  const f = path.join(tmp, name);
-  writeFileSync(f, text);
-  return f;
-}
-
 beforeAll(async () => {
-  tmp = mkdtempSync(path.join(os.tmpdir(), "cluster-core-cr-openapi-"));
   server = await startServer();
 }, 90_000);
-
-afterAll(async () => {
-  await stopAll();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-}, 60_000);
 
 describe("OpenAPI of custom kinds with kubectl", { timeout: 120_000 }, () => {
   test("explain before the CRD exists fails", async () => {

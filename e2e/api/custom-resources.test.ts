@@ -3,18 +3,18 @@
 // rule) applied and Established, then its custom resources applied, listed with their printer columns, read as
 // YAML with defaults filled and an unknown field pruned (kubectl prints the Warning), refused with kube's 422s,
 // watched, patched, deleted; a cluster-scoped CRD; and the kind gone once its CRD is deleted.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { spawn } from "node:child_process";
-import os from "node:os";
 import path from "node:path";
 import YAML from "yaml";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { backendEnv, startSharedServers } from "./cluster";
-import { startServer, stopAll, waitFor, type Server } from "./harness";
+import { scratchFolder, startServer, waitFor, type Server } from "./harness";
 import { testBackends } from "../../lib/storage/test-databases";
 
 let server: Server;
-let tmp: string;
+const scratch = scratchFolder("cluster-core-cr-");
+const file = (name: string, text: string) => scratch.file(name, text);
 
 /** A namespaced CRD: v1beta1 still served, v1 the storage version. */
 const DATABASES = `
@@ -118,29 +118,16 @@ spec:
   color: blue
 `;
 
-function file(name: string, text: string): string {
-  const f = path.join(tmp, name);
-  writeFileSync(f, text);
-  return f;
-}
 
 async function established(name: string): Promise<void> {
   const waited = await server.kubectl(["wait", "--for", "condition=Established", `crd/${name}`, "--timeout=20s"]);
   expect(waited.code, waited.stderr).toBe(0);
 }
 
-beforeAll(() => {
-  tmp = mkdtempSync(path.join(os.tmpdir(), "cluster-core-cr-"));
-});
-
-afterAll(async () => {
-  await stopAll();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-}, 60_000);
 
 describe.each(testBackends)("custom resources with kubectl on %s", { timeout: 120_000 }, (backend) => {
   beforeAll(async () => {
-    server = await startServer({ env: { ...(await backendEnv(backend)), AUDIT_LOG_PATH: path.join(tmp, `audit-${backend}.log`) } });
+    server = await startServer({ env: { ...(await backendEnv(backend)), AUDIT_LOG_PATH: path.join(scratch.dir, `audit-${backend}.log`) } });
   }, 90_000);
   afterAll(async () => { await server.stop(); }, 60_000);
 
@@ -231,7 +218,7 @@ describe.each(testBackends)("custom resources with kubectl on %s", { timeout: 12
     expect(viaOld.stderr).toContain("Warning: data.example.com/v1beta1 Database is deprecated; use data.example.com/v1 Database");
     // Audit names the version asked for.
     const audited = await waitFor("audited", async () => {
-      const events = readFileSync(path.join(tmp, `audit-${backend}.log`), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+      const events = readFileSync(path.join(scratch.dir, `audit-${backend}.log`), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
       return events.find((e) => e.requestURI === "/apis/data.example.com/v1beta1/namespaces/default/databases/orders");
     }, 5_000);
     expect(audited.objectRef).toEqual({ resource: "databases", apiGroup: "data.example.com", apiVersion: "v1beta1", namespace: "default", name: "orders" });

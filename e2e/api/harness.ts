@@ -3,13 +3,14 @@
 // requests (node:https, CA-pinned, bearer token) and kubectl runs (own KUBECONFIG and --cache-dir).
 // Every server started here is tracked; call stopAll() in afterAll so none outlives its test file.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import https from "node:https";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll } from "vitest";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const FIXTURES_DIR = path.join(REPO_ROOT, "e2e", "fixtures");
@@ -487,4 +488,33 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, intervalMs));
   }
+}
+
+/** A test file's scratch folder (manifests, logs): see scratchFolder. */
+export interface ScratchFolder {
+  /** The folder's path (set once the file's tests begin). */
+  readonly dir: string;
+  /** Writes `text` to `name` in the folder; its path. */
+  file(name: string, text: string): string;
+}
+
+/**
+ * A scratch folder for one test file: made before its tests, removed after them once every server the file
+ * started has stopped (so call it at the top of the file instead of a stopAll afterAll of its own).
+ */
+export function scratchFolder(prefix: string): ScratchFolder {
+  let dir = "";
+  beforeAll(() => { dir = mkdtempSync(path.join(os.tmpdir(), prefix)); });
+  afterAll(async () => {
+    await stopAll();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+  return {
+    get dir() { return dir; },
+    file(name, text) {
+      const f = path.join(dir, name);
+      writeFileSync(f, text);
+      return f;
+    },
+  };
 }
