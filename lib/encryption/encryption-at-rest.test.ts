@@ -113,7 +113,7 @@ describe.each(backends)("encryption at rest on %s", (backend) => {
 
     // Step 1: key2 added second (every replica restarted with it), step 2: key2 moved first, rewrite.
     store = await open(url, transformer([{ aescbc: { keys: [key1, key2] } }]));
-    expect(store.objects.get({ resource: "secrets", namespace: "default", name: "a" })!.stale).toBe(false);
+    expect(store.objects.get({ resource: "secrets", namespace: "default", name: "a" })!.stale ?? false).toBe(false);
     await closeAll();
     store = await open(url, transformer([{ aescbc: { keys: [key2, key1] } }]));
     registry = new Registry(store, kinds);
