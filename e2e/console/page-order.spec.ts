@@ -30,6 +30,13 @@ test.beforeAll(async () => {
     { apiVersion: "rbac.authorization.k8s.io/v1", kind: "Role", metadata: { name: "reader", namespace: NS }, rules: [{ apiGroups: [""], resources: ["pods"], verbs: ["get"] }] },
     { apiVersion: "rbac.authorization.k8s.io/v1", kind: "RoleBinding", metadata: { name: "reader", namespace: NS }, roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "reader" }, subjects: [{ kind: "User", name: "someone", apiGroup: "rbac.authorization.k8s.io" }] },
     { apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: "lease", namespace: NS }, spec: { holderIdentity: "me" } },
+    {
+      apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "widgets.page-order.example.com" },
+      spec: {
+        group: "page-order.example.com", scope: "Namespaced", names: { plural: "widgets", singular: "widget", kind: "Widget" },
+        versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } } }],
+      },
+    },
   );
 });
 
