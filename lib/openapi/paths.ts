@@ -123,6 +123,88 @@ export function kindComponent(kind: AnyKind): string {
   return s?.type === "object" && s.name ? s.name : coreType(kind.kind);
 }
 
+/** What a built-in kind's REST paths and a custom kind's (kube's two builders) differ in; restPaths builds both. */
+interface RestShape {
+  op: (o: Omit<Operation, "kind" | "group" | "version" | "custom">) => Operation;
+  /** operationId pieces: the group's id, "Namespaced" or "", the kind, its article. */
+  id: string;
+  ns: string;
+  K: string;
+  a: string;
+  base: string;
+  scopeParams: ("namespace")[];
+  /** Components: the object, its list, what a DELETE and a deletecollection answer. */
+  obj: string;
+  list: string;
+  deleted: string;
+  collectionDeleted: string;
+  listDescription: string;
+  stream?: true;
+  deleteCollection: boolean;
+  readQuery: QueryParameter[];
+  statusReadQuery: QueryParameter[];
+  hasStatus: boolean;
+}
+
+/** The collection (list, create, deletecollection), the named object (read, replace, delete, patch) and `/status`. */
+function restPaths(s: RestShape): PathItem[] {
+  const { op, id, ns, K, a, base, scopeParams, obj, list } = s;
+  const items: PathItem[] = [
+    {
+      path: base,
+      pathParameters: scopeParams,
+      operations: [
+        op({ method: "get", operationId: `list${id}${ns}${K}`, action: "list", description: s.listDescription, query: LIST_QUERY, responses: [ok(list)], ...(s.stream ? { stream: true } : {}) }),
+        op({
+          method: "post", operationId: `create${id}${ns}${K}`, action: "post", description: `create ${a} ${K}`, query: WRITE_QUERY,
+          body: { component: obj, required: true }, responses: [ok(obj), created(obj), accepted(obj)],
+        }),
+        ...(s.deleteCollection ? [op({
+          method: "delete", operationId: `delete${id}Collection${ns}${K}`, action: "deletecollection", description: `delete collection of ${K}`,
+          query: DELETE_COLLECTION_QUERY, body: { component: DELETE_OPTIONS, required: false }, responses: [ok(s.collectionDeleted)],
+        })] : []),
+      ],
+    },
+    {
+      path: `${base}/{name}`,
+      pathParameters: [...scopeParams, "name"],
+      operations: [
+        op({ method: "get", operationId: `read${id}${ns}${K}`, action: "get", description: `read the specified ${K}`, query: s.readQuery, responses: [ok(obj)] }),
+        op({
+          method: "put", operationId: `replace${id}${ns}${K}`, action: "put", description: `replace the specified ${K}`, query: WRITE_QUERY,
+          body: { component: obj, required: true }, responses: [ok(obj), created(obj)],
+        }),
+        op({
+          method: "delete", operationId: `delete${id}${ns}${K}`, action: "delete", description: `delete ${a} ${K}`, query: DELETE_QUERY,
+          body: { component: DELETE_OPTIONS, required: false }, responses: [ok(s.deleted), accepted(s.deleted)],
+        }),
+        op({
+          method: "patch", operationId: `patch${id}${ns}${K}`, action: "patch", description: `partially update the specified ${K}`, query: PATCH_QUERY,
+          body: { component: PATCH, patch: true, required: true }, responses: [ok(obj), created(obj)],
+        }),
+      ],
+    },
+  ];
+  if (s.hasStatus) {
+    items.push({
+      path: `${base}/{name}/status`,
+      pathParameters: [...scopeParams, "name"],
+      operations: [
+        op({ method: "get", operationId: `read${id}${ns}${K}Status`, action: "get", description: `read status of the specified ${K}`, query: s.statusReadQuery, responses: [ok(obj)] }),
+        op({
+          method: "put", operationId: `replace${id}${ns}${K}Status`, action: "put", description: `replace status of the specified ${K}`, query: WRITE_QUERY,
+          body: { component: obj, required: true }, responses: [ok(obj), created(obj)],
+        }),
+        op({
+          method: "patch", operationId: `patch${id}${ns}${K}Status`, action: "patch", description: `partially update status of the specified ${K}`, query: PATCH_QUERY,
+          body: { component: PATCH, patch: true, required: true }, responses: [ok(obj), created(obj)],
+        }),
+      ],
+    });
+  }
+  return items;
+}
+
 /** The paths and operations of one kind. */
 export function kindPaths(kind: AnyKind): PathItem[] {
   const K = kind.kind;
@@ -144,60 +226,11 @@ export function kindPaths(kind: AnyKind): PathItem[] {
     operations: [op({ method: "get", operationId, action, description, query: LIST_QUERY, responses: [ok(WATCH_EVENT)], stream: true })],
   });
 
-  const items: PathItem[] = [
-    {
-      path: base,
-      pathParameters: scopeParams,
-      operations: [
-        op({ method: "get", operationId: `list${id}${ns}${K}`, action: "list", description: `list or watch objects of kind ${K}`, query: LIST_QUERY, responses: [ok(list)], stream: true }),
-        op({
-          method: "post", operationId: `create${id}${ns}${K}`, action: "post", description: `create ${a} ${K}`, query: WRITE_QUERY,
-          body: { component: obj, required: true }, responses: [ok(obj), created(obj), accepted(obj)],
-        }),
-        ...(kind.deleteCollection === false ? [] : [op({
-          method: "delete", operationId: `delete${id}Collection${ns}${K}`, action: "deletecollection", description: `delete collection of ${K}`,
-          query: DELETE_COLLECTION_QUERY, body: { component: DELETE_OPTIONS, required: false }, responses: [ok(collectionDeleted)],
-        })]),
-      ],
-    },
-    {
-      path: `${base}/{name}`,
-      pathParameters: [...scopeParams, "name"],
-      operations: [
-        op({ method: "get", operationId: `read${id}${ns}${K}`, action: "get", description: `read the specified ${K}`, query: READ_QUERY, responses: [ok(obj)] }),
-        op({
-          method: "put", operationId: `replace${id}${ns}${K}`, action: "put", description: `replace the specified ${K}`, query: WRITE_QUERY,
-          body: { component: obj, required: true }, responses: [ok(obj), created(obj)],
-        }),
-        op({
-          method: "delete", operationId: `delete${id}${ns}${K}`, action: "delete", description: `delete ${a} ${K}`, query: DELETE_QUERY,
-          body: { component: DELETE_OPTIONS, required: false }, responses: [ok(deleted), accepted(deleted)],
-        }),
-        op({
-          method: "patch", operationId: `patch${id}${ns}${K}`, action: "patch", description: `partially update the specified ${K}`, query: PATCH_QUERY,
-          body: { component: PATCH, patch: true, required: true }, responses: [ok(obj), created(obj)],
-        }),
-      ],
-    },
-  ];
-
-  if (kind.hasStatus) {
-    items.push({
-      path: `${base}/{name}/status`,
-      pathParameters: [...scopeParams, "name"],
-      operations: [
-        op({ method: "get", operationId: `read${id}${ns}${K}Status`, action: "get", description: `read status of the specified ${K}`, query: [], responses: [ok(obj)] }),
-        op({
-          method: "put", operationId: `replace${id}${ns}${K}Status`, action: "put", description: `replace status of the specified ${K}`, query: WRITE_QUERY,
-          body: { component: obj, required: true }, responses: [ok(obj), created(obj)],
-        }),
-        op({
-          method: "patch", operationId: `patch${id}${ns}${K}Status`, action: "patch", description: `partially update status of the specified ${K}`, query: PATCH_QUERY,
-          body: { component: PATCH, patch: true, required: true }, responses: [ok(obj), created(obj)],
-        }),
-      ],
-    });
-  }
+  const items: PathItem[] = restPaths({
+    op, id, ns, K, a, base, scopeParams, obj, list, deleted, collectionDeleted,
+    listDescription: `list or watch objects of kind ${K}`, stream: true, deleteCollection: kind.deleteCollection !== false,
+    readQuery: READ_QUERY, statusReadQuery: [], hasStatus: kind.hasStatus,
+  });
 
   if (kind.namespaced) {
     items.push({
@@ -253,59 +286,11 @@ export function customKindPaths(kind: AnyKind): PathItem[] {
       operations: [op({ method: "get", operationId: `list${id}${K}ForAllNamespaces`, action: "list", description: `list objects of kind ${K}`, query: LIST_QUERY, responses: [ok(list)] })],
     });
   }
-  items.push(
-    {
-      path: base,
-      pathParameters: scopeParams,
-      operations: [
-        op({ method: "get", operationId: `list${id}${ns}${K}`, action: "list", description: `list objects of kind ${K}`, query: LIST_QUERY, responses: [ok(list)] }),
-        op({
-          method: "post", operationId: `create${id}${ns}${K}`, action: "post", description: `create ${a} ${K}`, query: WRITE_QUERY,
-          body: { component: obj, required: true }, responses: [ok(obj), created(obj), accepted(obj)],
-        }),
-        op({
-          method: "delete", operationId: `delete${id}Collection${ns}${K}`, action: "deletecollection", description: `delete collection of ${K}`,
-          query: DELETE_COLLECTION_QUERY, body: { component: DELETE_OPTIONS, required: false }, responses: [ok(STATUS)],
-        }),
-      ],
-    },
-    {
-      path: `${base}/{name}`,
-      pathParameters: [...scopeParams, "name"],
-      operations: [
-        op({ method: "get", operationId: `read${id}${ns}${K}`, action: "get", description: `read the specified ${K}`, query: [P.resourceVersion], responses: [ok(obj)] }),
-        op({
-          method: "put", operationId: `replace${id}${ns}${K}`, action: "put", description: `replace the specified ${K}`, query: WRITE_QUERY,
-          body: { component: obj, required: true }, responses: [ok(obj), created(obj)],
-        }),
-        op({
-          method: "delete", operationId: `delete${id}${ns}${K}`, action: "delete", description: `delete ${a} ${K}`, query: DELETE_QUERY,
-          body: { component: DELETE_OPTIONS, required: false }, responses: [ok(STATUS), accepted(STATUS)],
-        }),
-        op({
-          method: "patch", operationId: `patch${id}${ns}${K}`, action: "patch", description: `partially update the specified ${K}`, query: PATCH_QUERY,
-          body: { component: PATCH, patch: true, required: true }, responses: [ok(obj), created(obj)],
-        }),
-      ],
-    },
-  );
-  if (kind.hasStatus) {
-    items.push({
-      path: `${base}/{name}/status`,
-      pathParameters: [...scopeParams, "name"],
-      operations: [
-        op({ method: "get", operationId: `read${id}${ns}${K}Status`, action: "get", description: `read status of the specified ${K}`, query: [P.resourceVersion], responses: [ok(obj)] }),
-        op({
-          method: "put", operationId: `replace${id}${ns}${K}Status`, action: "put", description: `replace status of the specified ${K}`, query: WRITE_QUERY,
-          body: { component: obj, required: true }, responses: [ok(obj), created(obj)],
-        }),
-        op({
-          method: "patch", operationId: `patch${id}${ns}${K}Status`, action: "patch", description: `partially update status of the specified ${K}`, query: PATCH_QUERY,
-          body: { component: PATCH, patch: true, required: true }, responses: [ok(obj), created(obj)],
-        }),
-      ],
-    });
-  }
+  items.push(...restPaths({
+    op, id, ns, K, a, base, scopeParams, obj, list, deleted: STATUS, collectionDeleted: STATUS,
+    listDescription: `list objects of kind ${K}`, deleteCollection: true,
+    readQuery: [P.resourceVersion], statusReadQuery: [P.resourceVersion], hasStatus: kind.hasStatus,
+  }));
   if (kind.openapi?.scale) {
     items.push({
       path: `${base}/{name}/scale`,
