@@ -26,17 +26,5 @@ export function goJson(v: unknown): string {
 /** Byte order of the UTF-8 encodings (Go's string comparison), which is code point order. */
 export const compareUtf8 = compareGo;
 
-/** Go's `%q` of a string (strconv.Quote): printable characters kept, others escaped. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '"' || ch === "\\") out += `\\${ch}`;
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\t") out += "\\t";
-    else if (ch === "\r") out += "\\r";
-    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, "0")}`;
-    else out += ch;
-  }
-  return `${out}"`;
-}
+/** Go's `%q` of a string (strconv.Quote): lib/status's, shared with every kube message. */
+export { goQuote } from "../status";

@@ -8,8 +8,8 @@
 // warning) follow kube. See the README for what @bufbuild/cel cannot do that kube's CEL offers.
 import { celEnv, celFunc, celMethod, isCelError, isCelList, isCelMap, listType, parse, plan, CelScalar, type CelValue } from "@bufbuild/cel";
 import { strings } from "@bufbuild/cel/ext";
-import type { FieldError } from "../status";
-import { errorString, goQuoteString, kubeField } from "./field-errors";
+import { goQuote, type FieldError } from "../status";
+import { errorString, kubeField } from "./field-errors";
 import { child, index } from "./field-path";
 import { compileGoPattern, goRegexpError } from "./go-regexp";
 import { quantityLibrary } from "./quantity";
@@ -307,10 +307,10 @@ function compileExpression(source: string, schema: JSONSchemaProps, isResourceRo
 
 /** Go's %#v of a ValidationRule, as kube prints the bad value of a rule that does not compile. */
 export function ruleValue(rule: ValidationRule): string {
-  const ptr = (v: unknown, type: string) => (v === undefined ? `(${type})(nil)` : `(${type})(${typeof v === "string" ? goQuoteString(v) : String(v)})`);
-  return `apiextensions.ValidationRule{Rule:${goQuoteString(rule.rule ?? "")}, Message:${goQuoteString(rule.message ?? "")}, `
-    + `MessageExpression:${goQuoteString(rule.messageExpression ?? "")}, Reason:${ptr(rule.reason, "*apiextensions.FieldValueErrorReason")}, `
-    + `FieldPath:${goQuoteString(rule.fieldPath ?? "")}, OptionalOldSelf:${ptr(rule.optionalOldSelf, "*bool")}}`;
+  const ptr = (v: unknown, type: string) => (v === undefined ? `(${type})(nil)` : `(${type})(${typeof v === "string" ? goQuote(v) : String(v)})`);
+  return `apiextensions.ValidationRule{Rule:${goQuote(rule.rule ?? "")}, Message:${goQuote(rule.message ?? "")}, `
+    + `MessageExpression:${goQuote(rule.messageExpression ?? "")}, Reason:${ptr(rule.reason, "*apiextensions.FieldValueErrorReason")}, `
+    + `FieldPath:${goQuote(rule.fieldPath ?? "")}, OptionalOldSelf:${ptr(rule.optionalOldSelf, "*bool")}}`;
 }
 
 /** Compiles one rule declared on `schema` (kube's compileRule, plus its messageExpression). */

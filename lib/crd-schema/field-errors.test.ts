@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { goFloat, goQuoteString, goValue, kubeField } from "./field-errors";
+import { goQuote } from "../status";
+import { goFloat, goValue, kubeField } from "./field-errors";
 
 describe("kube 1.32's rendering of field errors", () => {
   it("bad values as Go prints them", () => {
@@ -8,7 +9,7 @@ describe("kube 1.32's rendering of field errors", () => {
     expect(goValue(3)).toBe("3");
     expect(goValue(true)).toBe("true");
     expect(goValue({ b: 1, a: ["x"] })).toBe('map[string]interface {}{"a":[]interface {}{"x"}, "b":1}');
-    expect(goQuoteString("tab\there")).toBe('"tab\\there"');
+    expect(goQuote("tab\there")).toBe('"tab\\there"');
   });
 
   it("floats as Go's %v: exponent form from 1e+06 and below 1e-04", () => {

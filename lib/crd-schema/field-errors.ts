@@ -1,24 +1,8 @@
 // Field errors rendered as kube-apiserver 1.32 renders field.Error for custom resources: a bad value is printed
 // by Go's rules (strings quoted, numbers and booleans bare, nil as "null"), a float by %v (1e+06), and objects or
 // lists as Go's %#v of unstructured data. lib/status's builders render later kube's forms, so the schema
-// machinery builds its own, with the same FieldError shape.
-import type { FieldError } from "../status";
-
-/** Go's strconv.Quote for the ASCII and BMP cases our messages meet. */
-export function goQuoteString(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '"') out += '\\"';
-    else if (ch === "\\") out += "\\\\";
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\t") out += "\\t";
-    else if (ch === "\r") out += "\\r";
-    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, "0")}`;
-    else out += ch;
-  }
-  return `${out}"`;
-}
+// machinery builds its own, with the same FieldError shape (strings quoted by lib/status's goQuote, Go's %q).
+import { goQuote, type FieldError } from "../status";
 
 /** Go's %v of a float64: the shortest digits, in exponent form when the exponent is < -4 or >= 6 (1e+06). */
 export function goFloat(n: number): string {
@@ -36,18 +20,18 @@ export const goNumber = (n: number): string => (Number.isInteger(n) && Math.abs(
 /** Go's %#v of unstructured JSON data (map[string]interface {}{...}, []interface {}{...}). */
 export function goSharpV(v: unknown): string {
   if (v === null || v === undefined) return "interface {}(nil)";
-  if (typeof v === "string") return goQuoteString(v);
+  if (typeof v === "string") return goQuote(v);
   if (typeof v === "boolean") return String(v);
   if (typeof v === "number") return Number.isInteger(v) ? String(v) : goFloat(v);
   if (Array.isArray(v)) return `[]interface {}{${v.map(goSharpV).join(", ")}}`;
-  const entries = Object.keys(v as object).sort().map((k) => `${goQuoteString(k)}:${goSharpV((v as Record<string, unknown>)[k])}`);
+  const entries = Object.keys(v as object).sort().map((k) => `${goQuote(k)}:${goSharpV((v as Record<string, unknown>)[k])}`);
   return `map[string]interface {}{${entries.join(", ")}}`;
 }
 
 /** The bad value as field.Error.ErrorBody prints it in kube 1.32. */
 export function goValue(v: unknown): string {
   if (v === null || v === undefined) return '"null"';
-  if (typeof v === "string") return goQuoteString(v);
+  if (typeof v === "string") return goQuote(v);
   if (typeof v === "number") return goNumber(v);
   if (typeof v === "boolean") return String(v);
   return goSharpV(v);
@@ -68,7 +52,7 @@ export const kubeField = {
   notSupported: (path: string, value: unknown, supported: readonly string[]): FieldError => ({
     type: "FieldValueNotSupported",
     field: path,
-    detail: withDetail(`Unsupported value: ${goValue(value)}`, supported.length ? `supported values: ${supported.map(goQuoteString).join(", ")}` : ""),
+    detail: withDetail(`Unsupported value: ${goValue(value)}`, supported.length ? `supported values: ${supported.map((v) => goQuote(v)).join(", ")}` : ""),
   }),
   duplicate: (path: string, value: unknown): FieldError =>
     ({ type: "FieldValueDuplicate", field: path, detail: `Duplicate value: ${goValue(value)}` }),

@@ -10,9 +10,9 @@
 //   status subresource is on, `nullable` at the root, the structural errors, then the per-node OpenAPI rules
 //   (unsupported keywords, uniqueItems, additionalProperties with properties, list and map types, list-map keys,
 //   x-kubernetes-validations fields and their compilation). Call this one from the CRD kind's validation.
-import type { FieldError } from "../status";
+import { goQuote, type FieldError } from "../status";
 import { celValidationErrors, compileCelValidator, compileRule, ruleValue, SUPPORTED_REASONS, validFieldPath } from "./cel-rules";
-import { errorString, goQuoteString, kubeField } from "./field-errors";
+import { errorString, kubeField } from "./field-errors";
 import { child, index, key } from "./field-path";
 import { goRegexpError } from "./go-regexp";
 import { prune } from "./prune";
@@ -299,7 +299,7 @@ function ssvValidate(s: JSONSchemaProps, path: string, ssv: Ssv, out: FieldError
   if (ssv.insideResourceMeta && s[EMBEDDED]) out.push(kubeField.forbidden(child(path, EMBEDDED), "must not be used inside of resource meta"));
 }
 
-const goStrings = (list: string[]) => `[]string{${list.map(goQuoteString).join(", ")}}`;
+const goStrings = (list: string[]) => `[]string{${list.map(goQuote).join(", ")}}`;
 
 function openAPISchema(s: JSONSchemaProps | undefined, path: string, ssv: Ssv, isRoot: boolean, cel: boolean, out: SchemaErrors): void {
   if (!s) return;

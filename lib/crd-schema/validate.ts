@@ -4,8 +4,8 @@
 // apiextensions' kubeOpenAPIResultToFieldErrors does; then the x-kubernetes-list-type set/map uniqueness and the
 // embedded resources' TypeMeta. An update may pass the old object: ratcheting then drops the errors of every
 // value that correlates with an unchanged old value (kube's CRDValidationRatcheting, on by default in 1.32).
-import type { FieldError } from "../status";
-import { kubeField, goFloat, goQuoteString } from "./field-errors";
+import { goQuote, type FieldError } from "../status";
+import { kubeField, goFloat } from "./field-errors";
 import { child, index } from "./field-path";
 import { formatValid, isSupportedFormat } from "./formats";
 import { compileGoPattern } from "./go-regexp";
@@ -62,7 +62,7 @@ const formatOf = (s: JSONSchemaProps): string => (s.format && isSupportedFormat(
 const runeLength = (s: string) => [...s].length;
 
 function typeError(name: string, typeName: string, value: string): OpenAPIError {
-  return { kind: "type", name, value, message: `${name} in ${IN} must be of type ${typeName}: ${goQuoteString(value)}` };
+  return { kind: "type", name, value, message: `${name} in ${IN} must be of type ${typeName}: ${goQuote(value)}` };
 }
 
 /** A value printed as Go's %v prints a float64 bound, or an int64 one when the data is an integer. */
@@ -231,7 +231,7 @@ export function listMapIndex(list: unknown[], keys: string[]): Map<string, Recor
 
 function schemaPropsErrors(s: JSONSchemaProps, data: unknown, name: string, old: Old | undefined): OpenAPIError[] {
   const errs: OpenAPIError[] = [];
-  const q = goQuoteString(name);
+  const q = goQuote(name);
   if (s.anyOf?.length) {
     const results = s.anyOf.map((sub) => validateNode(sub, data, name, old));
     if (!results.some((r) => r.length === 0)) {
