@@ -89,19 +89,7 @@ function walk(x: unknown, s: JSONSchemaProps | undefined, path: string, out: str
     }
     return;
   }
-  const embedded = !!s["x-kubernetes-embedded-resource"];
-  if (embedded) embeddedMeta(x, path, out, isRoot);
-  for (const k of Object.keys(x)) {
-    if (embedded && META_FIELDS.has(k)) continue;
-    const prop = s.properties?.[k];
-    if (prop) walk(x[k], prop, join(path, k), out);
-    else if (s.additionalProperties !== undefined) {
-      walk(x[k], typeof s.additionalProperties === "object" ? s.additionalProperties : undefined, join(path, k), out);
-    } else {
-      if (!META_FIELDS.has(k) || path) out.push(join(path, k));
-      delete x[k];
-    }
-  }
+  fields(x, s, path, out, isRoot, true);
 }
 
 /** Below x-kubernetes-preserve-unknown-fields: unknown fields stay, specified ones are still pruned inside. */
@@ -112,6 +100,15 @@ function skip(x: unknown, s: JSONSchemaProps, path: string, out: string[], isRoo
     return;
   }
   if (!isObject(x)) return;
+  fields(x, s, path, out, isRoot, false);
+}
+
+/**
+ * An object's fields: an embedded resource's apiVersion/kind/metadata handled as kube does, specified fields
+ * (properties, additionalProperties) pruned inside, and the unknown ones dropped and reported when `dropUnknown`
+ * (not below x-kubernetes-preserve-unknown-fields). Root metadata is not reported (kube prunes it silently).
+ */
+function fields(x: Record<string, unknown>, s: JSONSchemaProps, path: string, out: string[], isRoot: boolean, dropUnknown: boolean): void {
   const embedded = !!s["x-kubernetes-embedded-resource"];
   if (embedded) embeddedMeta(x, path, out, isRoot);
   for (const k of Object.keys(x)) {
@@ -120,6 +117,9 @@ function skip(x: unknown, s: JSONSchemaProps, path: string, out: string[], isRoo
     if (prop) walk(x[k], prop, join(path, k), out);
     else if (s.additionalProperties !== undefined) {
       walk(x[k], typeof s.additionalProperties === "object" ? s.additionalProperties : undefined, join(path, k), out);
+    } else if (dropUnknown) {
+      if (!META_FIELDS.has(k) || path) out.push(join(path, k));
+      delete x[k];
     }
   }
 }
