@@ -1,7 +1,8 @@
 // Kube details of custom resources (issue 25, items 2 and 10) through the real server with kubectl 1.32:
 // server-side apply by the CRD's schema (two field managers keep their own entries of a list-map, a change to the
 // other's field of the same key is kube's 409 naming that manager, --force-conflicts takes it), a ratcheted CEL
-// rule failure answered as a Warning header, and the deleted-objects and changes history finding custom resources.
+// rule failure answered as a Warning header, the deleted-objects and changes history finding custom resources, and a
+// ResourceQuota's `count/<plural>.<group>` refusing the one past it.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { backendEnv } from "./cluster";
 import { scratchFolder, startServer, type Server } from "./harness";
@@ -152,5 +153,27 @@ describe.each(testBackends)("custom resource details on %s", { timeout: 120_000 
     expect(changes.status).toBe(200);
     const gone = changes.body.items.filter((i: any) => i.object.metadata.name === "gone");
     expect(gone.map((i: any) => [i.type, i.resource, i.group])).toEqual([["DELETED", "gateways", "net.example.com"], ["ADDED", "gateways", "net.example.com"]]);
+  });
+
+  test("a ResourceQuota counts custom resources as count/<plural>.<group>: the one past it is kube's 403, status.used follows", async () => {
+    const ns = "crd-quota";
+    expect((await server.kubectl(["create", "namespace", ns])).code).toBe(0);
+    const quota = await server.kubectl(["create", "quota", "gw", "-n", ns, "--hard=count/gateways.net.example.com=2"]);
+    expect(quota.code, quota.stderr).toBe(0);
+    const make = (name: string) => server.kubectl(["create", "-n", ns, "-f", "-"],
+      { input: gateway("  note: counted\n").replace("name: edge", `name: ${name}`).replace("namespace: default", `namespace: ${ns}`), allowFail: true });
+    expect((await make("one")).code).toBe(0);
+    expect((await make("two")).code).toBe(0);
+    const third = await make("three");
+    expect(third.code).not.toBe(0);
+    expect(third.stderr.trim()).toBe(`Error from server (Forbidden): error when creating "STDIN": gateways.net.example.com "three" is forbidden: exceeded quota: gw, requested: count/gateways.net.example.com=1, used: count/gateways.net.example.com=2, limited: count/gateways.net.example.com=2`);
+    expect((await server.kubectl(["delete", "gateways", "one", "-n", ns])).code).toBe(0);
+    // The quota controller gives the unit back once the object is gone; then the create fits again.
+    const used = async () => JSON.parse((await server.kubectl(["get", "quota", "gw", "-n", ns, "-o", "json"])).stdout).status?.used?.["count/gateways.net.example.com"];
+    const deadline = Date.now() + 20_000;
+    while ((await used()) !== "1" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(await used()).toBe("1");
+    expect((await make("three")).code).toBe(0);
+    expect(await used()).toBe("2");
   });
 });

@@ -15,8 +15,11 @@ type Step =
   | { type: "identity" }
   | { type: CipherName; prefix: string; keys: { name: string; cipher: Cipher }[] };
 
-/** The API groups serving a store resource (kube's group-resource), or undefined for internal records (never encrypted). */
-export type GroupsOf = (resource: string) => string[] | undefined;
+/**
+ * The group-resources (kube's names: group, plural) a store resource is served as, or undefined for internal
+ * records (never encrypted).
+ */
+export type GroupsOf = (resource: string) => { group: string; resource: string }[] | undefined;
 
 /** kube's storage key for an object, used as AES-GCM's authenticated data: a value cannot be moved to another object. */
 export const storageKeyOf = (key: ObjectKey): string =>
@@ -55,7 +58,7 @@ export class EncryptionTransformer implements ValueTransformer {
     const groups = this.groupsOf(resource);
     let found: Step[] | null = null;
     if (groups) {
-      const candidates = [...groups.map((g) => `${g}/${resource}`), ...groups.map((g) => `${g}/*`), "*/*"];
+      const candidates = [...groups.map((g) => `${g.group}/${g.resource}`), ...groups.map((g) => `${g.group}/*`), "*/*"];
       for (const c of candidates) if ((found = this.byGroupResource.get(c) ?? null)) break;
     }
     this.chains.set(resource, found);

@@ -215,6 +215,16 @@ describe("EncryptionTransformer", () => {
     const core = transformer(config(["*."], [{ aescbc: { keys: [k] } }]));
     expect(core.encrypts("secrets") && core.encrypts("pods")).toBe(true);
     expect(core.encrypts("roles")).toBe(false);
+    // Custom resources, stored under <plural>.<group>: by name, by their group's wildcard, by *.*; never by *. (core).
+    expect(all.encrypts("widgets.example.com")).toBe(true);
+    const custom = transformer(config(["widgets.example.com", "*.tools.example.com"], [{ aescbc: { keys: [k] } }]));
+    expect(custom.encrypts("widgets.example.com") && custom.encrypts("hammers.tools.example.com")).toBe(true);
+    expect(custom.encrypts("gadgets.example.com") || custom.encrypts("widgets.example.org")).toBe(false);
+    expect(core.encrypts("widgets.example.com")).toBe(false);
+    const cr = { resource: "widgets.example.com", namespace: "a", name: "w" };
+    const sealed = custom.toStorage(cr, secretJson);
+    expect(sealed.startsWith("k8s:enc:aescbc:v1:k:")).toBe(true);
+    expect(custom.fromStorage(cr, sealed)).toEqual({ json: secretJson, stale: false });
     // Plain resources still refuse a value that is encrypted, naming the provider and key only.
     const v = all.toStorage({ resource: "pods", namespace: "a", name: "p" }, secretJson);
     expect(() => t.fromStorage({ resource: "pods", namespace: "a", name: "p" }, v)).toThrow("cannot read pods a/p: it is stored encrypted (k8s:enc:aescbc:v1:k) but ENCRYPTION_CONFIG has no providers for pods");

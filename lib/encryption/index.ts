@@ -10,10 +10,19 @@ export { EncryptionConfigError, loadEncryptionConfiguration, parseEncryptionConf
 export type { GroupResource, Provider, ResourceRule } from "./encryption-config";
 export { EncryptionTransformer, storageKeyOf, storedPrefix, type GroupsOf } from "./encryption-transformer";
 
-/** The API groups serving each kind's store resource (its own, and e.g. security.openshift.io for SCCs). */
+/**
+ * The group-resources of each kind's store resource (its own, and e.g. security.openshift.io for SCCs). A store
+ * resource with a dot is a custom resource's `<plural>.<group>` (built-in plurals have none): known from its name
+ * alone, so values written before a restart are read before its CustomResourceDefinition is served again.
+ */
 export function groupsOfKinds(kinds: AnyKind[]): GroupsOf {
-  const map = new Map(kinds.map((k) => [k.plural, [k.group ?? "", ...(k.alsoServedBy ?? []).map((n) => n.group)]]));
-  return (resource) => map.get(resource);
+  const map = new Map(kinds.map((k) => [k.plural, [k.group ?? "", ...(k.alsoServedBy ?? []).map((n) => n.group)].map((group) => ({ group, resource: k.plural }))]));
+  return (resource) => {
+    const known = map.get(resource);
+    if (known) return known;
+    const dot = resource.indexOf(".");
+    return dot > 0 ? [{ group: resource.slice(dot + 1), resource: resource.slice(0, dot) }] : undefined;
+  };
 }
 
 /**

@@ -71,10 +71,17 @@ for (const k of kinds) {
 /** Keyed by the adding source (a CRD's name): the declarations it serves, one per served version. */
 const added = new Map<string, AnyKind[]>();
 const listeners = new Set<() => void>();
+let addedGeneration = 0;
+
+/** Grows with every change of the added kinds: a reader that derives tables from them rebuilds when it moved. */
+export function addedKindsGeneration(): number {
+  return addedGeneration;
+}
 
 /** Serve `declared` (one per version; `[]` removes) under `source`, replacing what it served before. */
 export function setAddedKinds(source: string, declared: AnyKind[]): void {
   if (declared.length) added.set(source, declared); else if (!added.delete(source)) return;
+  addedGeneration++;
   for (const l of listeners) l();
 }
 
