@@ -138,6 +138,25 @@ describe("customKinds: what an Established CRD serves", () => {
     expect(customKinds(narrow)[1].readAs!(complete)!.spec).toEqual({ size: "S" });
   });
 
+  it("answers a store entry's JSON through its version once: as stored (no new string), defaulted, or with another apiVersion", () => {
+    const [storage, alpha] = customKinds(crd());
+    let parses = 0;
+    const entry = (obj: KubeObject) => {
+      const json = JSON.stringify(obj);
+      return { json, get object() { parses++; return JSON.parse(json) as KubeObject; } };
+    };
+    const complete = entry(widget({ size: "S", count: 2 }));
+    expect(storage.readJsonAs!(complete)).toBeUndefined();
+    expect(storage.readJsonAs!(complete)).toBeUndefined();
+    expect(parses).toBe(1); // the second read neither parses nor compares
+    const asAlpha = alpha.readJsonAs!(complete)!;
+    expect(JSON.parse(asAlpha)).toMatchObject({ apiVersion: "shop.example.com/v1alpha1", spec: { size: "S", count: 2 } });
+    expect(alpha.readJsonAs!(complete)).toBe(asAlpha);
+    expect(parses).toBe(2);
+    const old = entry(widget({ size: "S" })); // stored before `count` had its default
+    expect(JSON.parse(storage.readJsonAs!(old)!).spec).toEqual({ size: "S", count: 1 });
+  });
+
   it("selectable fields read the CRD's paths; values of other types select as undefined", () => {
     const [storage] = customKinds(crd());
     expect(Object.keys(storage.selectableFields)).toEqual(["spec.color"]);

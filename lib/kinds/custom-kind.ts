@@ -191,7 +191,7 @@ function versionKind(crd: CustomResourceDefinition, version: CustomResourceDefin
     validateWithOld: check,
     statusStrategy: hasStatus ? { validateUpdate: (obj, old, warn) => check(obj, old, warn) } : undefined,
     servedFrom: storage,
-    readAs: readPath(storageSchemaOf(crd), schema, group ? `${group}/${versionName}` : versionName),
+    ...readPath(storageSchemaOf(crd), schema, group ? `${group}/${versionName}` : versionName),
     deprecationWarning: deprecationWarningOf(crd, version),
     // While the CRD terminates its custom resources are being deleted: kube refuses new ones.
     openapi: {
@@ -208,14 +208,20 @@ function versionKind(crd: CustomResourceDefinition, version: CustomResourceDefin
 
 const UNCHANGED = Symbol("unchanged");
 
+/** Entries whose answer through one declaration is a new serialisation, kept for this many most recent of them. */
+const REWRITTEN_KEPT = 1024;
+
 /**
  * kube's read path: a stored object is decoded with the storage version's schema (pruned, defaulted), then
  * converted to the requested version (apiVersion; conversion None) and pruned and defaulted by its schema. Stored
- * objects never change in place, so each one's answer is computed once per declaration (a WeakMap).
+ * objects never change in place, so each one's answer is computed once per declaration: by parsed object
+ * (`readAs`, a WeakMap) and by store entry (`readJsonAs`: a WeakSet of the entries answered as stored, which is
+ * every entry of the storage version unless a schema default or pruning changed since it was written, and the
+ * newest rewritten serialisations, bounded: another version's answers are rewritten by definition).
  */
-function readPath(storageSchema: JSONSchemaProps, schema: JSONSchemaProps, apiVersion: string): (stored: KubeObject) => KubeObject | undefined {
+function readPath(storageSchema: JSONSchemaProps, schema: JSONSchemaProps, apiVersion: string): Pick<AnyKind, "readAs" | "readJsonAs"> {
   const memo = new WeakMap<KubeObject, KubeObject | typeof UNCHANGED>();
-  return (stored) => {
+  const readAs = (stored: KubeObject): KubeObject | undefined => {
     const known = memo.get(stored);
     if (known !== undefined) return known === UNCHANGED ? undefined : known;
     const obj = structuredClone(stored);
@@ -232,6 +238,20 @@ function readPath(storageSchema: JSONSchemaProps, schema: JSONSchemaProps, apiVe
     memo.set(stored, answer);
     return answer === UNCHANGED ? undefined : answer;
   };
+  const asStored = new WeakSet<object>();
+  const rewritten = new Map<object, string>();
+  const readJsonAs = (entry: { readonly object: KubeObject; readonly json: string }): string | undefined => {
+    if (asStored.has(entry)) return undefined;
+    const kept = rewritten.get(entry);
+    if (kept !== undefined) return kept;
+    const served = readAs(entry.object);
+    if (!served) { asStored.add(entry); return undefined; }
+    const json = JSON.stringify(served);
+    if (rewritten.size >= REWRITTEN_KEPT) rewritten.delete(rewritten.keys().next().value!);
+    rewritten.set(entry, json);
+    return json;
+  };
+  return { readAs, readJsonAs };
 }
 
 /**

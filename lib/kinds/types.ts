@@ -130,6 +130,12 @@ export interface KindDefinition<T extends KubeObject = KubeObject> {
    * when the stored object is answered as it is. Must not change `stored`.
    */
   readAs?: (stored: T) => T | undefined;
+  /**
+   * `readAs` over the store's own entry, as JSON: the serialisation to answer, or undefined when the stored one is
+   * answered as it is. Remembered per entry (entries never change), so a read of an object already read through this
+   * version neither parses nor re-serialises it.
+   */
+  readJsonAs?: (stored: { readonly object: T; readonly json: string }) => string | undefined;
   /** Set while creates are refused with 405 and this message (a CRD being deleted: kube's terminating handler). */
   createRefusal?: string;
   /** The Warning header every request to this version gets (a CRD's deprecated version). */

@@ -87,6 +87,7 @@ function listPieces(answer: ListAnswer, format: OutputFormat, pretty: boolean, i
   // Compact JSON splices the stored serialisations: no parse, no re-stringify of the items.
   // Objects a kind's read path changes are written anew; the others keep their stored serialisation.
   const spliced = pretty || kind.servedFrom && !kind.readAs ? undefined
+    : kind.readJsonAs ? mapped(items, (i) => kind.readJsonAs!(i) ?? i.json)
     : kind.readAs ? mapped(items, (i) => { const o = object(i.object); return o === i.object ? i.json : JSON.stringify(o); })
     : mapped(items, (i) => i.json);
   return write(head, "items", mapped(items, (i) => object(i.object)), spliced);

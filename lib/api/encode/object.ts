@@ -27,7 +27,11 @@ export function objectResponse(kind: AnyKind, answer: Extract<Answer, { object: 
   // The stored serialisation as it is (not for a kind that answers in another form: another group's apiVersion, a
   // custom resource read through its version's schema): the object itself is not read (the cache parses it only on demand).
   const asStored = !kind.servedFrom && !kind.readAs;
-  if (answer.json !== undefined && format.media === "json" && !pretty && !format.as && asStored) return { status: answer.code, headers, body: `${answer.json}\n` };
+  if (answer.json !== undefined && format.media === "json" && !pretty && !format.as) {
+    if (asStored) return { status: answer.code, headers, body: `${answer.json}\n` };
+    // A custom resource's entry read through its version: remembered per entry, parsed once.
+    if (kind.readJsonAs && answer.stored) return { status: answer.code, headers, body: `${kind.readJsonAs(answer.stored) ?? answer.json}\n` };
+  }
   // Its protobuf encoding, kept with the stored object.
   if (answer.stored && format.media === "protobuf" && !format.as && asStored) {
     return { status: answer.code, headers, body: encodeUnknown(apiVersionOf(kind), kind.kind, keptMessageBytes(kind.kind, answer.stored)) };
