@@ -23,19 +23,22 @@ const mono = (values: string[], none = "none") => (values.length ? <span classNa
 function Terminating({ crd }: { crd: CustomResourceDefinition }) {
   const c = findCondition(crd, "Terminating");
   if (c?.status !== "True" && !crd.metadata.deletionTimestamp) return null;
+  const finalizers = crd.metadata.finalizers ?? [];
   return (
     <div className="mb-4 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900 dark:border-red-800 dark:bg-red-950/50 dark:text-red-100" data-testid="crd-terminating">
       <p className="font-semibold">This CustomResourceDefinition is being deleted.</p>
-      <p>
-        Its custom resources are deleted first, then the kind stops being served; new ones are refused meanwhile.
-        {c?.reason && (
-          <>
-            {" "}
-            <span className="font-medium">{c.reason}</span>
-            {c.message ? `: ${c.message}` : ""}
-          </>
-        )}
-      </p>
+      {c?.status === "True" && <p>Its custom resources are deleted first, then the kind stops being served; new ones are refused meanwhile.</p>}
+      {c?.reason && (
+        <p className="break-words">
+          <span className="font-medium">{c.reason}</span>
+          {c.message ? `: ${c.message}` : ""}
+        </p>
+      )}
+      {finalizers.length > 0 && (
+        <p className="break-words" data-testid="crd-finalizers">
+          Waiting for finalizers: <span className="font-mono text-xs">{finalizers.join(", ")}</span>
+        </p>
+      )}
     </div>
   );
 }
