@@ -86,6 +86,7 @@ const widgets = (storage: "v1beta1" | "v1", betaServed = true) => ({
           { name: "Replicas", type: "integer", jsonPath: ".spec.replicas" },
           { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" },
         ],
+        selectableFields: [{ jsonPath: ".spec.size" }],
       },
     ],
   },
@@ -137,6 +138,7 @@ test("the CRD's page shows its names, conditions, versions and schema", async ({
   await expect(version(page, "v1").getByTestId("crd-scale")).toContainText(".spec.replicas → .status.replicas, selector .status.selector");
   await expect(version(page, "v1")).toContainText("/status");
   await expect(version(page, "v1").getByTestId("crd-printer-column")).toHaveText([/^Size \.spec\.size string/, /^Replicas \.spec\.replicas integer/, /^Age \.metadata\.creationTimestamp date/]);
+  await expect(version(page, "v1").getByTestId("crd-selectable-fields")).toHaveText("field selectors: .spec.size");
   await expect(version(page, "v1beta1")).toHaveAttribute("data-storage", "false");
   await expect(version(page, "v1beta1").getByTestId("crd-deprecated")).toBeVisible();
   await expect(version(page, "v1beta1").getByTestId("crd-deprecation-warning")).toHaveText(`Warning: ${GROUP}/v1beta1 Widget is deprecated; use ${GROUP}/v1`);

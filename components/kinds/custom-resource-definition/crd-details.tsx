@@ -146,20 +146,31 @@ function Subresources({ v }: { v: VersionRow }) {
 }
 
 function PrinterColumns({ v }: { v: VersionRow }) {
-  if (v.printerColumns.length === 0) return <Muted>default (Name, Age)</Muted>;
+  const selectable = v.selectableFields.length > 0 && (
+    <p className="mt-0.5 break-all text-xs" data-testid="crd-selectable-fields">
+      <span className="text-slate-600 dark:text-slate-400">field selectors:</span> <span className="font-mono">{v.selectableFields.join(", ")}</span>
+    </p>
+  );
   return (
-    <ul className="space-y-0.5 text-xs">
-      {v.printerColumns.map((c) => (
-        <li key={c.name} className="break-all" data-testid="crd-printer-column" title={c.description}>
-          <span className="font-medium">{c.name}</span> <span className="font-mono text-slate-600 dark:text-slate-400">{c.jsonPath}</span>{" "}
-          <span className="text-slate-600 dark:text-slate-400">
-            {c.type}
-            {c.format ? ` (${c.format})` : ""}
-            {c.wideOnly ? ", -o wide" : ""}
-          </span>
-        </li>
-      ))}
-    </ul>
+    <>
+      {v.printerColumns.length === 0 ? (
+        <Muted>default (Name, Age)</Muted>
+      ) : (
+        <ul className="space-y-0.5 text-xs">
+          {v.printerColumns.map((c) => (
+            <li key={c.name} className="break-all" data-testid="crd-printer-column" title={c.description}>
+              <span className="font-medium">{c.name}</span> <span className="font-mono text-slate-600 dark:text-slate-400">{c.jsonPath}</span>{" "}
+              <span className="text-slate-600 dark:text-slate-400">
+                {c.type}
+                {c.format ? ` (${c.format})` : ""}
+                {c.wideOnly ? ", -o wide" : ""}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {selectable}
+    </>
   );
 }
 

@@ -30,6 +30,7 @@ const crd = (extra: { spec?: object; status?: object; metadata?: object } = {}) 
             { name: "Size", type: "string", jsonPath: ".spec.size", priority: 1, description: "how big" },
             { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" },
           ],
+          selectableFields: [{ jsonPath: ".spec.size" }],
         },
       ],
       ...extra.spec,
@@ -119,6 +120,8 @@ describe("versionRows", () => {
       { name: "Size", type: "string", jsonPath: ".spec.size", description: "how big", wideOnly: true },
       { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp", wideOnly: false },
     ]);
+    expect(v1.selectableFields).toEqual([".spec.size"]);
+    expect(beta.selectableFields).toEqual([]);
     expect(v1.schema).toEqual({ type: "object", properties: { spec: { type: "object" } } });
     expect(storageVersion([beta, v1])).toBe("v1");
   });

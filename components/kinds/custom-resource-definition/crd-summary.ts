@@ -102,6 +102,8 @@ export interface VersionRow {
   statusSubresource: boolean;
   scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
   printerColumns: PrinterColumn[];
+  /** selectableFields: the JSON paths field selectors may use besides metadata.name and metadata.namespace. */
+  selectableFields: string[];
   schema?: JSONSchemaProps;
 }
 
@@ -142,6 +144,7 @@ export function versionRows(obj: KubeObject): VersionRow[] {
         ...(c.description ? { description: c.description } : {}),
         wideOnly: (c.priority ?? 0) > 0,
       })),
+      selectableFields: (Array.isArray(v.selectableFields) ? (v.selectableFields as unknown[]) : []).map((f) => str(record(f).jsonPath)).filter(Boolean),
       schema: record(v.schema).openAPIV3Schema as JSONSchemaProps | undefined,
     };
   });
