@@ -5,7 +5,7 @@
 // whose deeper fields open on demand; a second CRD asking for a kind the group already has shows
 // NamesAccepted=False as a problem. At a phone's width nothing overflows sideways.
 import { expect as baseExpect, type Page } from "@playwright/test";
-import { expectAccessible, kubectl, signIn, test } from "./support";
+import { expectAccessible, kubectl, shot, signIn, test } from "./support";
 
 // The machine running these specs is shared: a page's first list can take longer than the default 15 s.
 const expect = baseExpect.configure({ timeout: 45_000 });
@@ -177,6 +177,7 @@ test("the CRD's page shows its names, conditions, versions and schema", async ({
   await page.getByLabel("Find a field").fill("secretName");
   await expect(page.getByTestId("schema-find-count")).toHaveText("1 matching field");
   await expect(field(page, ".spec.tls.certificate.secretName")).toHaveAttribute("data-match", "true");
+  await shot(page, "crd-page");
 
   await expectAccessible(page, "CRD page");
 });
@@ -264,4 +265,5 @@ test("the CRD's page fits a phone's width", async ({ page }) => {
     return out.slice(0, 10);
   });
   expect(overflow).toEqual([]);
+  await shot(page, "crd-page-phone");
 });
