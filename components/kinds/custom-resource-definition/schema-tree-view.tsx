@@ -108,12 +108,12 @@ function FieldRow({ node, state }: { node: SchemaNode; state: TreeState }) {
           </div>
         )}
       </div>
-      {open && <FieldList id={listId} node={node} state={state} />}
+      {open && <ChildFields id={listId} node={node} state={state} />}
     </li>
   );
 }
 
-function FieldList({ id, node, state }: { id: string; node: SchemaNode; state: TreeState }) {
+function ChildFields({ id, node, state }: { id: string; node: SchemaNode; state: TreeState }) {
   const children = useMemo(() => nodeChildren(node), [node]);
   return (
     <ul id={id} className="ml-1.5 border-l border-slate-200 pl-3 dark:border-slate-700">
