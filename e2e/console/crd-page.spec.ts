@@ -15,6 +15,7 @@ const GROUP = "crd-page.e2e.example.com";
 const NAME = `widgets.${GROUP}`;
 const CONFLICTING = `gizmos.${GROUP}`;
 const HELD = `holds.${GROUP}`;
+const LARGE = `fleets.${GROUP}`;
 
 const schema = (withRule: boolean) => ({
   openAPIV3Schema: {
@@ -97,7 +98,7 @@ const apply = (obj: object) => kubectl(["apply", "-f", "-"], JSON.stringify(obj)
 test.beforeAll(async () => {
   // A run that stopped half-way may have left them (the held one with its finalizer).
   await kubectl(["patch", "crd", HELD, "--type=merge", "-p", '{"metadata":{"finalizers":null}}']).catch(() => undefined);
-  for (const name of [NAME, CONFLICTING, HELD]) await kubectl(["delete", "crd", name, "--ignore-not-found", "--wait=true"]);
+  for (const name of [NAME, CONFLICTING, HELD, LARGE]) await kubectl(["delete", "crd", name, "--ignore-not-found", "--wait=true"]);
   // First shipped with v1beta1 as storage, then v1 took over: both are in status.storedVersions.
   await apply(widgets("v1beta1"));
   await kubectl(["wait", "--for=condition=Established", `crd/${NAME}`, "--timeout=60s"]);
@@ -242,6 +243,40 @@ test("a CRD being deleted says so at the top of its page", async ({ page }) => {
   await expect(page.getByTestId("crd-resources-link")).toHaveCount(0);
   await kubectl(["patch", "crd", held, "--type=json", "-p", JSON.stringify([{ op: "remove", path: "/metadata/finalizers" }])]);
   await expect(page.getByText(`CustomResourceDefinition ${held} does not exist`)).toBeVisible();
+});
+
+test("a cert-manager-size schema opens at once: fields deeper than two levels are built only when opened", async ({ page }) => {
+  // 25 × 20 × 20 fields below spec (10,000 at the fourth level), each described, about 1 MB of schema.
+  const leaf = (i: number) => ({ type: "string", description: `Leaf field ${i}: what it sets, in a sentence or two as real CRDs describe their fields.` });
+  const level = (n: number, child: (i: number) => object) => ({
+    type: "object",
+    description: "A group of settings.",
+    properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`field${i}`, child(i)])),
+  });
+  const spec = level(25, () => level(20, () => level(20, leaf)));
+  await kubectl(["create", "-f", "-"], JSON.stringify({
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: LARGE },
+    spec: {
+      group: GROUP,
+      scope: "Namespaced",
+      names: { plural: "fleets", singular: "fleet", kind: "Fleet" },
+      versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", properties: { spec } } } }],
+    },
+  }));
+  await signIn(page, `/customresourcedefinitions/${LARGE}`);
+  const tree = page.getByTestId("schema-tree");
+  await expect(field(page, ".spec.field24.field19")).toBeVisible();
+  // spec, its 25 fields and their 500: the 10,000 below are not on the page.
+  await expect(tree.getByTestId("schema-field")).toHaveCount(1 + 25 + 500);
+  await field(page, ".spec.field3.field7").getByRole("button", { name: "field7" }).click();
+  await expect(field(page, ".spec.field3.field7.field19")).toContainText("Leaf field 19");
+  await expect(tree.getByTestId("schema-field")).toHaveCount(1 + 25 + 500 + 20);
+  // Finding a leaf anywhere opens the way to each match.
+  await page.getByLabel("Find a field").fill(".field24.field19.field19");
+  await expect(page.getByTestId("schema-find-count")).toHaveText("1 matching field");
+  await expect(field(page, ".spec.field24.field19.field19")).toHaveAttribute("data-match", "true");
 });
 
 test("the CRD's page fits a phone's width", async ({ page }) => {

@@ -4,7 +4,7 @@
 // versions (served, storage, stored, deprecated, subresources, printer columns; a stored version no longer
 // served flagged) and each version's schema as a tree of fields, with a link to the kind's custom resources.
 import Link from "next/link";
-import { useMemo, useState } from "react";
+import { memo, useMemo, useState } from "react";
 import type { KubeObject } from "@/lib/kinds";
 import { findCondition, type CustomResourceDefinition } from "@/lib/kinds/custom-resource-definition";
 import { Section } from "../../resource-details/section";
@@ -227,7 +227,8 @@ function Versions({ crd, rows }: { crd: CustomResourceDefinition; rows: VersionR
   );
 }
 
-function Schemas({ rows }: { rows: VersionRow[] }) {
+/** Memoised on the version rows (which change with the object only): the page re-renders every second. */
+const Schemas = memo(function Schemas({ rows }: { rows: VersionRow[] }) {
   const [chosen, setChosen] = useState<string | undefined>(undefined);
   const selected = rows.find((r) => r.name === chosen) ?? rows.find((r) => r.name === storageVersion(rows));
   if (!selected) return null;
@@ -258,7 +259,7 @@ function Schemas({ rows }: { rows: VersionRow[] }) {
       </div>
     </Section>
   );
-}
+});
 
 export function CrdDetails({ obj, now = Date.now() }: { obj: KubeObject; now?: number }) {
   const crd = obj as CustomResourceDefinition;

@@ -3,7 +3,7 @@
 // description, enum, default, bounds, markers and CEL rules. The first levels start open (spec, spec.x,
 // spec.x.y); deeper fields start closed and their rows are built only when opened, so a cert-manager-size
 // schema renders what is on screen. "Find a field" opens the way to every field whose name matches.
-import { useDeferredValue, useMemo, useState } from "react";
+import { memo, useDeferredValue, useMemo, useState } from "react";
 import type { JSONSchemaProps } from "@/lib/crd-schema/types";
 import { findFields, nodeChildren, schemaChildren, schemaFacts, startsOpen, type SchemaFacts, type SchemaNode } from "./schema-tree";
 import { Muted } from "../field-list";
@@ -64,26 +64,33 @@ function FactsDetail({ facts }: { facts: SchemaFacts }) {
   );
 }
 
+/**
+ * What every row of one tree shares, fixed while the tree lives: a new search builds a new tree (its key), so
+ * opening a field re-renders that field alone, never its siblings.
+ */
 interface TreeState {
-  isOpen: (node: SchemaNode) => boolean;
-  toggle: (node: SchemaNode) => void;
+  /** Fields a search opens (the way to its matches). */
+  opened: Set<string>;
   matches: Set<string>;
+  searching: boolean;
   idPrefix: string;
 }
 
-function FieldRow({ node, state }: { node: SchemaNode; state: TreeState }) {
-  const open = node.hasChildren && state.isOpen(node);
+const FieldRow = memo(function FieldRow({ node, state }: { node: SchemaNode; state: TreeState }) {
+  const [expanded, setExpanded] = useState(() => state.opened.has(node.path) || (!state.searching && startsOpen(node.depth)));
+  const open = node.hasChildren && expanded;
   const { facts } = node;
+  const match = state.matches.has(node.path);
   const listId = `${state.idPrefix}-${node.path}`.replace(/\s/g, "_");
   return (
-    <li data-testid="schema-field" data-path={node.path} data-match={state.matches.has(node.path) || undefined} className="py-0.5">
-      <div className={`flex flex-wrap items-baseline gap-x-2 ${state.matches.has(node.path) ? "rounded bg-yellow-100 dark:bg-yellow-900/40" : ""}`}>
+    <li data-testid="schema-field" data-path={node.path} data-match={match || undefined} className="py-0.5">
+      <div className={`flex flex-wrap items-baseline gap-x-2 ${match ? "rounded bg-yellow-100 dark:bg-yellow-900/40" : ""}`}>
         {node.hasChildren ? (
           <button
             type="button"
             aria-expanded={open}
             aria-controls={open ? listId : undefined}
-            onClick={() => state.toggle(node)}
+            onClick={() => setExpanded((e) => !e)}
             className="break-all rounded text-left font-mono text-sm font-medium text-blue-800 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-300"
             data-testid="schema-toggle"
           >
@@ -111,7 +118,7 @@ function FieldRow({ node, state }: { node: SchemaNode; state: TreeState }) {
       {open && <ChildFields id={listId} node={node} state={state} />}
     </li>
   );
-}
+});
 
 function ChildFields({ id, node, state }: { id: string; node: SchemaNode; state: TreeState }) {
   const children = useMemo(() => nodeChildren(node), [node]);
@@ -124,21 +131,16 @@ function ChildFields({ id, node, state }: { id: string; node: SchemaNode; state:
   );
 }
 
-export function SchemaTreeView({ schema, version }: { schema: JSONSchemaProps | undefined; version: string }) {
+/** Memoised: the object page re-renders every second (ages tick); the tree only when its schema changes. */
+export const SchemaTreeView = memo(function SchemaTreeView({ schema, version }: { schema: JSONSchemaProps | undefined; version: string }) {
   const roots = useMemo(() => schemaChildren(schema), [schema]);
   const rootFacts = useMemo(() => (schema ? schemaFacts(schema) : undefined), [schema]);
-  const [toggled, setToggled] = useState<Map<string, boolean>>(() => new Map());
   const [query, setQuery] = useState("");
   const deferred = useDeferredValue(query);
-  const found = useMemo(() => findFields(schema, deferred), [schema, deferred]);
-  const matches = useMemo(() => new Set(found.matches), [found]);
-  const openAtFirst = (n: SchemaNode) => found.open.has(n.path) || (!deferred.trim() && startsOpen(n.depth));
-  const state: TreeState = {
-    isOpen: (n) => toggled.get(n.path) ?? openAtFirst(n),
-    toggle: (n) => setToggled((m) => new Map(m).set(n.path, !(m.get(n.path) ?? openAtFirst(n)))),
-    matches,
-    idPrefix: `schema-${version}`,
-  };
+  const state: TreeState = useMemo(() => {
+    const found = findFields(schema, deferred);
+    return { opened: found.open, matches: new Set(found.matches), searching: !!deferred.trim(), idPrefix: `schema-${version}` };
+  }, [schema, deferred, version]);
   if (!schema) return <p className="text-sm"><Muted>Version {version} has no schema.</Muted></p>;
   const inputId = `schema-find-${version}`;
   return (
@@ -151,23 +153,15 @@ export function SchemaTreeView({ schema, version }: { schema: JSONSchemaProps | 
           id={inputId}
           type="search"
           value={query}
-          onChange={(e) => {
-            setQuery(e.target.value);
-            setToggled(new Map());
-          }}
+          onChange={(e) => setQuery(e.target.value)}
           placeholder="name or .spec.path"
           className="w-48 min-w-0 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-900"
           data-testid="schema-find"
         />
-        {deferred.trim() && (
+        {state.searching && (
           <span role="status" className="text-slate-600 dark:text-slate-400" data-testid="schema-find-count">
-            {found.matches.length === 0 ? "no field matches" : `${found.matches.length}${found.matches.length >= 200 ? "+" : ""} matching field${found.matches.length === 1 ? "" : "s"}`}
+            {state.matches.size === 0 ? "no field matches" : `${state.matches.size}${state.matches.size >= 200 ? "+" : ""} matching field${state.matches.size === 1 ? "" : "s"}`}
           </span>
-        )}
-        {toggled.size > 0 && (
-          <button type="button" className="text-blue-800 underline dark:text-blue-300" onClick={() => setToggled(new Map())}>
-            Reset
-          </button>
         )}
       </div>
       {rootFacts && (rootFacts.rules.length > 0 || rootFacts.markers.length > 0) && (
@@ -178,7 +172,8 @@ export function SchemaTreeView({ schema, version }: { schema: JSONSchemaProps | 
       {roots.length === 0 ? (
         <p className="text-sm"><Muted>No fields declared{rootFacts?.markers.includes("x-kubernetes-preserve-unknown-fields") ? " (x-kubernetes-preserve-unknown-fields: any field is kept)" : ""}.</Muted></p>
       ) : (
-        <ul aria-label={`Fields of version ${version}`}>
+        // A new search is a new tree: the fields it opens, every other field as it starts.
+        <ul key={deferred} aria-label={`Fields of version ${version}`}>
           {roots.map((n) => (
             <FieldRow key={n.path} node={n} state={state} />
           ))}
@@ -186,4 +181,4 @@ export function SchemaTreeView({ schema, version }: { schema: JSONSchemaProps | 
       )}
     </div>
   );
-}
+});
