@@ -7,6 +7,7 @@
 // `coversStatus` leaves out the generic Status panel, the section showing status itself.
 import type { ComponentType } from "react";
 import { kindByPlural, type AnyKind, type KubeObject } from "@/lib/kinds";
+import { CrdDetails } from "./custom-resource-definition/crd-details";
 import { EndpointsDetails } from "./endpoints/endpoint-addresses";
 import { LimitRangeTable } from "./limit-range/limit-range-table";
 import { VolumeBinding } from "./persistent-volume/volume-binding";
@@ -40,6 +41,7 @@ export const detailSections: Record<string, DetailSection> = {
   SecurityContextConstraints: { title: "Strategies", Component: SccDetails },
   ResourceQuota: { title: "Usage", Component: ({ obj }) => <QuotaBars quota={obj} /> },
   LimitRange: { title: "Limits", Component: ({ obj }) => <LimitRangeTable limitRange={obj} /> },
+  CustomResourceDefinition: { title: "", Component: CrdDetails, coversStatus: true },
 };
 
 /** The kind's own section on the object page (nothing for a kind without one). */

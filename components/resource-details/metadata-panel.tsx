@@ -14,11 +14,11 @@ function Chips({ values, href }: { values: Record<string, string> | undefined; h
     <ul className="flex flex-wrap gap-1">
       {entries.map(([k, v]) => {
         const chip = (
-          <span className="inline-block max-w-[40rem] truncate rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-800 dark:bg-slate-800 dark:text-slate-200">
+          <span className="inline-block max-w-[min(40rem,100%)] truncate rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-800 dark:bg-slate-800 dark:text-slate-200">
             {k}={v}
           </span>
         );
-        return <li key={k}>{href ? <Link href={href(k, v)} title={`List objects with ${k}=${v}`}>{chip}</Link> : chip}</li>;
+        return <li key={k} className="min-w-0 max-w-full">{href ? <Link href={href(k, v)} title={`List objects with ${k}=${v}`}>{chip}</Link> : chip}</li>;
       })}
     </ul>
   );
@@ -49,11 +49,11 @@ export function MetadataPanel({ kind, obj, now }: { kind: AnyKind; obj: KubeObje
             </div>
           ))}
           <dt className="text-slate-600 dark:text-slate-400">Labels</dt>
-          <dd>
+          <dd className="min-w-0">
             <Chips values={m.labels} href={labelHref} />
           </dd>
           <dt className="text-slate-600 dark:text-slate-400">Annotations</dt>
-          <dd>
+          <dd className="min-w-0">
             <Chips values={m.annotations} />
           </dd>
         </dl>

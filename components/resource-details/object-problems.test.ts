@@ -9,6 +9,14 @@ describe("isTroubleCondition", () => {
     expect(isTroubleCondition({ type: "Ready", status: "True" })).toBe(false);
   });
 
+  it("a CRD's names in conflict, or not established, are trouble; terminating is its own banner", () => {
+    expect(isTroubleCondition({ type: "NamesAccepted", status: "False", reason: "KindConflict" })).toBe(true);
+    expect(isTroubleCondition({ type: "Established", status: "False", reason: "NotAccepted" })).toBe(true);
+    expect(isTroubleCondition({ type: "Established", status: "True", reason: "InitialNamesAccepted" })).toBe(false);
+    expect(isTroubleCondition({ type: "Terminating", status: "True", reason: "InstanceDeletionInProgress" })).toBe(false);
+    expect(isTroubleCondition({ type: "Terminating", status: "True", reason: "InstanceDeletionFailed" })).toBe(true);
+  });
+
   it("another condition is trouble when True and its type or reason names a failure", () => {
     expect(isTroubleCondition({ type: "NamespaceDeletionContentFailure", status: "True", reason: "ContentDeletionFailed" })).toBe(true);
     expect(isTroubleCondition({ type: "DiskPressure", status: "True" })).toBe(true);

@@ -11,8 +11,8 @@ test.describe.configure({ timeout: 300_000 });
 
 /** The generic panels, in the order every page shows them (those a page has). */
 const GENERIC = ["metadata", "owners", "dependents", "relations", "status", "object-events"];
-/** The kind's own details: its section (`data`; the pod page's own sections) or, without one, its content. */
-const OWN = ["data", "pod-details", "content"];
+/** The kind's own details: its section (`data`; the pod and CRD pages' own sections) or, without one, its content. */
+const OWN = ["data", "pod-details", "crd-details", "content"];
 
 test.beforeAll(async () => {
   await ensureNamespaces(NS);
