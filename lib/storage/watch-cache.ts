@@ -20,6 +20,12 @@ interface ResourceState {
   bytes: number;
 }
 
+/**
+ * `objectKeyString` as one flat string, for the keys the cache keeps (one per object): a template literal
+ * makes a rope (a cons string) that V8 flattens into a second string on the first Map lookup, keeping both.
+ */
+const storedId = (key: ObjectKey): string => [key.namespace, key.name].join("/");
+
 export class ExpiredError extends Error {
   constructor(readonly requested: number, readonly oldest: number) {
     super(`revision ${requested} is older than the retained history (${oldest})`);
@@ -68,7 +74,7 @@ export class WatchCache implements ObjectStore {
       const key = internKey(o.key);
       const st = this.state(key.resource);
       // Parsed when first read (cached-object.ts).
-      st.objects.set(objectKeyString(key), new CachedObject(key, o.rev, o.json, undefined, o.stale));
+      st.objects.set(storedId(key), new CachedObject(key, o.rev, o.json, undefined, o.stale));
       st.bytes += o.json.length;
     }
     this.rev = snap.rev;
@@ -128,9 +134,13 @@ export class WatchCache implements ObjectStore {
     if (e.type === "DELETED") {
       st.objects.delete(id);
       st.sorted = null;
-    } else {
-      if (!prev) st.sorted = null;
+    } else if (prev) {
+      // The same key: the Map keeps the string it has.
       st.objects.set(id, after);
+      st.bytes += e.json.length;
+    } else {
+      st.sorted = null;
+      st.objects.set(storedId(e.key), after);
       st.bytes += e.json.length;
     }
     this.rev = e.rev;
