@@ -238,3 +238,30 @@ describe("memory per small object", () => {
     expect(cache.list("configmaps", { namespace: "ns-7" }).length).toBe(N / 100);
   });
 });
+
+describe("a full history", () => {
+  it("keeps at most its cap of events, and a write past the cap costs no copy of the whole history", () => {
+    const cap = 200_000;
+    const cache = new WatchCache({ windowMs: 3_600_000, maxHistory: cap, bookmarkIntervalMs: 60_000 }, { latestRevision: async () => 0 }, async () => {});
+    const json = JSON.stringify(cm("x"));
+    const object = JSON.parse(json) as KubeObject;
+    const create = (rev: number) => cache.apply({ rev, type: "ADDED", key: { resource: "configmaps", namespace: "ns", name: `cm-${rev}` }, object, json });
+    let rev = 0;
+    while (rev < cap) create(++rev);
+    expect(cache.events.length).toBe(cap);
+    // 20,000 writes past the cap: copying the 200,000-event history on each took seconds; dropping a 64th of it
+    // at a time takes milliseconds.
+    const t0 = performance.now();
+    while (rev < cap + 20_000) create(++rev);
+    const ms = performance.now() - t0;
+    expect(ms).toBeLessThan(1500);
+    expect(cache.events.length).toBeLessThanOrEqual(cap);
+    expect(cache.events.length).toBeGreaterThan(cap - (cap >> 6) - 1);
+    // What is kept is contiguous up to now, and older revisions are gone (a watch from them gets 410).
+    const events = cache.events;
+    expect(events[events.length - 1].rev).toBe(rev);
+    expect(events[0].rev).toBe(cache.historyStartRev + 1);
+    expect(events.every((e, i) => i === 0 || e.rev === events[i - 1].rev + 1)).toBe(true);
+    expect(() => cache.list("configmaps", { atRev: cache.historyStartRev - 1 })).toThrow(/older than the retained history/);
+  });
+});
