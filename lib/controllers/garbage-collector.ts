@@ -44,6 +44,25 @@ export interface GarbageCollectorOptions {
   onError?: (key: string, err: unknown) => void;
 }
 
+/**
+ * A work item and a graph entry: where an object is stored and its uid, `resource/namespace/name/uid` (names and
+ * namespaces hold no "/"; the uid comes last). The collector keeps no uid -> key map of every object: an owner
+ * is found from its reference (kind, name, the dependent's namespace), so the graph holds only objects that name
+ * owners, and a million objects without owner references cost it nothing.
+ */
+const itemOf = (key: ObjectKey, uid: string): string => [key.resource, key.namespace, key.name, uid].join("/");
+
+function parseItem(item: string): { key: ObjectKey; uid: string } {
+  const a = item.indexOf("/"), b = item.indexOf("/", a + 1), c = item.indexOf("/", b + 1);
+  return { key: { resource: item.slice(0, a), namespace: item.slice(a + 1, b), name: item.slice(b + 1, c) }, uid: item.slice(c + 1) };
+}
+
+/** An object read from the cache with where it is stored. */
+interface Found {
+  key: ObjectKey;
+  object: KubeObject;
+}
+
 interface Classified {
   solid: OwnerReference[];
   dangling: OwnerReference[];
@@ -57,9 +76,7 @@ export class GarbageCollector {
   private readonly kindsByPlural: Map<string, AnyKind>;
   private readonly recorder?: EventRecorder;
   private readonly user: UserInfo;
-  /** uid -> where the object is stored. */
-  private readonly located = new Map<string, ObjectKey>();
-  /** owner uid -> uids of the objects that name it in their ownerReferences. */
+  /** owner uid -> the objects (items, `itemOf`) that name it in their ownerReferences. */
   private readonly dependents = new Map<string, Set<string>>();
   /** Invalid references already reported (dependent uid + owner uid), so each gets one Event. */
   private readonly reported = new Set<string>();
@@ -70,7 +87,7 @@ export class GarbageCollector {
     this.kindsByPlural = new Map(opts.kinds.map((k) => [k.plural, k]));
     this.recorder = opts.recorder;
     this.user = opts.user ?? GARBAGE_COLLECTOR_USER;
-    this.queue = new WorkQueue((uid) => this.sync(uid), { onError: opts.onError });
+    this.queue = new WorkQueue((item) => this.sync(item), { onError: opts.onError });
     opts.informer.on(ALL_RESOURCES, (e) => this.observe(e));
   }
 
@@ -78,9 +95,9 @@ export class GarbageCollector {
     this.queue.stop();
   }
 
-  /** The dependents recorded for an owner (tests and the console's "what goes with it" read the same idea). */
+  /** The uids of the dependents recorded for an owner (tests and the console's "what goes with it" read the same idea). */
   dependentsOf(uid: string): string[] {
-    return [...(this.dependents.get(uid) ?? [])];
+    return [...(this.dependents.get(uid) ?? [])].map((item) => parseItem(item).uid);
   }
 
   // --- the graph: kept from events, cheap; decisions are made in sync() ------------------------------------
@@ -91,33 +108,33 @@ export class GarbageCollector {
     const uid = object.metadata.uid;
     if (!uid || GC_IGNORED_RESOURCES.has(`${this.kindsByPlural.get(e.key.resource)?.group ?? ""}/${e.key.resource}`)) return;
     const before = e.old ? ownersOf(e.old) : [];
+    const item = itemOf(e.key, uid);
+    const namespace = e.key.namespace;
     if (e.type === "DELETED") {
-      this.located.delete(uid);
-      for (const ref of ownersOf(object)) this.unlink(ref.uid, uid);
+      for (const ref of ownersOf(object)) this.unlink(ref.uid, item);
       // Its dependents may have lost their last owner.
       for (const dep of this.dependents.get(uid) ?? []) this.queue.add(dep);
       // An owner waiting in the foreground may have lost its last blocking dependent.
-      for (const ref of ownersOf(object)) this.enqueueIfWaiting(ref.uid);
+      for (const ref of ownersOf(object)) this.enqueueIfWaiting(ref, namespace);
       return;
     }
-    this.located.set(uid, e.key);
     const after = ownersOf(object);
     const afterUids = new Set(after.map((r) => r.uid));
     for (const ref of before) {
-      if (!afterUids.has(ref.uid)) { this.unlink(ref.uid, uid); this.enqueueIfWaiting(ref.uid); }
+      if (!afterUids.has(ref.uid)) { this.unlink(ref.uid, item); this.enqueueIfWaiting(ref, namespace); }
     }
-    for (const ref of after) this.link(ref.uid, uid);
+    for (const ref of after) this.link(ref.uid, item);
     const startsDeleting = isDeleting(object) && !(e.old && isDeleting(e.old));
-    if (isOrphaning(object) || isDeletingDependents(object)) this.queue.add(uid);
+    if (isOrphaning(object) || isDeletingDependents(object)) this.queue.add(item);
     // An owner starting a foreground deletion: every dependent is looked at (kube's graph builder does this).
     if (isDeletingDependents(object) && (startsDeleting || !(e.old && isDeletingDependents(e.old)))) {
       for (const dep of this.dependents.get(uid) ?? []) this.queue.add(dep);
     }
-    if (after.length && (e.type === "ADDED" || !sameOwners(before, after) || after.some((r) => this.ownerNeedsLook(r)))) {
-      this.queue.add(uid);
+    if (after.length && (e.type === "ADDED" || !sameOwners(before, after) || after.some((r) => this.ownerNeedsLook(r, namespace)))) {
+      this.queue.add(item);
     }
     // Blocking flags changed on a dependent of a waiting owner.
-    if (e.type === "MODIFIED") for (const ref of after) this.enqueueIfWaiting(ref.uid);
+    if (e.type === "MODIFIED") for (const ref of after) this.enqueueIfWaiting(ref, namespace);
   }
 
   private link(owner: string, dependent: string): void {
@@ -133,51 +150,66 @@ export class GarbageCollector {
     if (!set.size) this.dependents.delete(owner);
   }
 
-  private enqueueIfWaiting(ownerUid: string): void {
-    const owner = this.byUid(ownerUid);
-    if (owner && isDeletingDependents(owner)) this.queue.add(ownerUid);
+  private enqueueIfWaiting(ref: OwnerReference, namespace: string): void {
+    const owner = this.ownerOf(ref, namespace);
+    if (owner && isDeletingDependents(owner.object)) this.queue.add(itemOf(owner.key, ref.uid));
   }
 
   /** An owner not (or no longer) known, or one deleting in the foreground, needs the dependent decided. */
-  private ownerNeedsLook(ref: OwnerReference): boolean {
-    const owner = this.byUid(ref.uid);
-    return !owner || isDeletingDependents(owner);
+  private ownerNeedsLook(ref: OwnerReference, namespace: string): boolean {
+    const owner = this.ownerOf(ref, namespace);
+    return !owner || isDeletingDependents(owner.object);
   }
 
-  private byUid(uid: string): KubeObject | undefined {
-    const key = this.located.get(uid);
-    const found = key ? this.registry.store.objects.get(key)?.object : undefined;
-    return found?.metadata.uid === uid ? found : undefined;
+  /** The kind a reference names: custom resources' kinds too, in any served version (conversion None: one stored object). */
+  private kindOfRef(ref: OwnerReference): AnyKind | undefined {
+    return this.kinds.find((k) => k.kind === ref.kind && acceptedApiVersions(k).includes(ref.apiVersion))
+      ?? addedKinds().find((k) => k.kind === ref.kind && acceptedApiVersions(k).includes(ref.apiVersion));
+  }
+
+  /** The owner a reference of a dependent in `namespace` names, where it must live, with the reference's uid. */
+  private ownerOf(ref: OwnerReference, namespace: string): Found | undefined {
+    const kind = this.kindOfRef(ref);
+    if (!kind || (kind.namespaced && !namespace)) return undefined;
+    return this.read({ resource: storageResourceOf(kind), namespace: kind.namespaced ? namespace : "", name: ref.name }, ref.uid);
+  }
+
+  /** The object stored at `key` if it is still the one with `uid`. */
+  private read(key: ObjectKey, uid: string): Found | undefined {
+    const object = this.registry.store.objects.get(key)?.object;
+    return object?.metadata.uid === uid ? { key, object } : undefined;
   }
 
   // --- decisions ---------------------------------------------------------------------------------------
 
-  async sync(uid: string): Promise<void> {
+  async sync(item: string): Promise<void> {
     await this.registry.store.objects.catchUp();
-    const obj = this.byUid(uid);
-    if (!obj) return;
-    if (isOrphaning(obj)) await this.orphanDependents(obj);
-    if (isDeletingDependents(obj)) return this.processDeletingDependents(obj);
+    const { key, uid } = parseItem(item);
+    const found = this.read(key, uid);
+    if (!found) return;
+    const obj = found.object;
+    if (isOrphaning(obj)) await this.orphanDependents(found);
+    if (isDeletingDependents(obj)) return this.processDeletingDependents(found);
     // Being deleted is a one-way trip: wait for the removal, then its dependents are looked at.
     if (isDeleting(obj) || !ownersOf(obj).length) return;
-    await this.attemptToDelete(obj);
+    await this.attemptToDelete(found);
   }
 
   /** Foreground: the owner goes once no dependent blocks it; meanwhile its blocking dependents are deleted. */
-  private async processDeletingDependents(owner: KubeObject): Promise<void> {
-    const uid = owner.metadata.uid!;
+  private async processDeletingDependents(owner: Found): Promise<void> {
+    const uid = owner.object.metadata.uid!;
     const blocking = this.dependentObjects(uid).filter((d) =>
-      ownersOf(d).some((r) => r.uid === uid && r.blockOwnerDeletion === true));
+      ownersOf(d.object).some((r) => r.uid === uid && r.blockOwnerDeletion === true));
     if (!blocking.length) {
       await this.removeFinalizer(owner, FOREGROUND_FINALIZER);
       return;
     }
-    for (const dep of blocking) if (!isDeletingDependents(dep)) this.queue.add(dep.metadata.uid!);
+    for (const dep of blocking) if (!isDeletingDependents(dep.object)) this.queue.add(itemOf(dep.key, dep.object.metadata.uid!));
   }
 
   /** Orphan: every dependent loses its reference to the owner, then the owner's `orphan` finalizer goes. */
-  private async orphanDependents(owner: KubeObject): Promise<void> {
-    const uid = owner.metadata.uid!;
+  private async orphanDependents(owner: Found): Promise<void> {
+    const uid = owner.object.metadata.uid!;
     for (const dep of this.dependentObjects(uid)) {
       await this.rewrite(dep, (o) => {
         const refs = ownersOf(o).filter((r) => r.uid !== uid);
@@ -189,7 +221,8 @@ export class GarbageCollector {
   }
 
   /** kube's attemptToDeleteItem for an object that names owners. */
-  private async attemptToDelete(item: KubeObject): Promise<void> {
+  private async attemptToDelete(found: Found): Promise<void> {
+    const item = found.object;
     const refs = ownersOf(item);
     const classified = this.classify(item, refs);
     if (!classified) return; // an owner that cannot be resolved: never collected on a guess
@@ -199,7 +232,7 @@ export class GarbageCollector {
       if (!dangling.length && !waiting.length) return;
       // Still owned: drop the references to owners that are gone or that wait for this dependent to go.
       const drop = new Set([...dangling, ...waiting].map((r) => r.uid));
-      await this.rewrite(item, (o) => {
+      await this.rewrite(found, (o) => {
         const kept = ownersOf(o).filter((r) => !drop.has(r.uid));
         return kept.length === ownersOf(o).length ? undefined : { ...o, metadata: { ...o.metadata, ownerReferences: kept.length ? kept : undefined } };
       });
@@ -207,18 +240,18 @@ export class GarbageCollector {
     }
     if (waiting.length && this.dependentObjects(uid).length) {
       // Foreground all the way down; a dependent of ours also deleting in the foreground would be a cycle.
-      if (this.dependentObjects(uid).some(isDeletingDependents)) {
-        await this.rewrite(item, (o) => {
+      if (this.dependentObjects(uid).some((d) => isDeletingDependents(d.object))) {
+        await this.rewrite(found, (o) => {
           if (!ownersOf(o).some((r) => r.blockOwnerDeletion)) return undefined;
           return { ...o, metadata: { ...o.metadata, ownerReferences: ownersOf(o).map((r) => (r.blockOwnerDeletion ? { ...r, blockOwnerDeletion: false } : r)) } };
         });
       }
-      await this.deleteObject(item, "Foreground");
+      await this.deleteObject(found, "Foreground");
       return;
     }
     const policy = finalizersOf(item).includes(ORPHAN_FINALIZER) ? "Orphan"
       : finalizersOf(item).includes(FOREGROUND_FINALIZER) ? "Foreground" : "Background";
-    await this.deleteObject(item, policy);
+    await this.deleteObject(found, policy);
   }
 
   /**
@@ -231,9 +264,7 @@ export class GarbageCollector {
     const out: Classified = { solid: [], dangling: [], waiting: [] };
     const namespace = item.metadata.namespace ?? "";
     for (const ref of refs) {
-      // Custom resources' kinds too, in any served version (conversion None: one stored object).
-      const kind = this.kinds.find((k) => k.kind === ref.kind && acceptedApiVersions(k).includes(ref.apiVersion))
-        ?? addedKinds().find((k) => k.kind === ref.kind && acceptedApiVersions(k).includes(ref.apiVersion));
+      const kind = this.kindOfRef(ref);
       if (!kind) return undefined;
       if (kind.namespaced && !namespace) {
         this.reportInvalidNamespace(item, ref);
@@ -241,8 +272,7 @@ export class GarbageCollector {
       }
       const owner = this.registry.store.objects.get({ resource: storageResourceOf(kind), namespace: kind.namespaced ? namespace : "", name: ref.name })?.object;
       if (!owner || owner.metadata.uid !== ref.uid) {
-        const elsewhere = this.byUid(ref.uid);
-        if (elsewhere && kind.namespaced && elsewhere.metadata.namespace !== namespace) this.reportInvalidNamespace(item, ref);
+        if (kind.namespaced && this.inOtherNamespace(storageResourceOf(kind), ref, namespace)) this.reportInvalidNamespace(item, ref);
         out.dangling.push(ref);
       } else if (isDeletingDependents(owner)) {
         out.waiting.push(ref);
@@ -251,6 +281,22 @@ export class GarbageCollector {
       }
     }
     return out;
+  }
+
+  /**
+   * Whether the owner a reference names lives in another namespace than its dependent's: looked for by name in
+   * each namespace (a lookup per Namespace object, not a map of every object's uid), for kube's Warning only.
+   */
+  private inOtherNamespace(resource: string, ref: OwnerReference, namespace: string): boolean {
+    const objects = this.registry.store.objects;
+    let found = false;
+    objects.scan("namespaces", {}, (ns) => {
+      const name = ns.key.name;
+      const o = name === namespace ? undefined : objects.get({ resource, namespace: name, name: ref.name });
+      found = !!o && (o.metadata ?? o.object.metadata).uid === ref.uid;
+      return !found;
+    });
+    return found;
   }
 
   /** kube's OwnerRefInvalidNamespace Warning, about the dependent, once per reference. */
@@ -263,25 +309,26 @@ export class GarbageCollector {
       `ownerRef [${ref.apiVersion}/${ref.kind}, namespace: ${namespace}, name: ${ref.name}, uid: ${ref.uid}] does not exist in namespace "${namespace}"`, COMPONENT);
   }
 
-  private dependentObjects(uid: string): KubeObject[] {
-    const out: KubeObject[] = [];
+  private dependentObjects(uid: string): Found[] {
+    const out: Found[] = [];
     for (const dep of this.dependents.get(uid) ?? []) {
-      const o = this.byUid(dep);
-      if (o && ownersOf(o).some((r) => r.uid === uid)) out.push(o);
+      const { key, uid: depUid } = parseItem(dep);
+      const found = this.read(key, depUid);
+      if (found && ownersOf(found.object).some((r) => r.uid === uid)) out.push(found);
     }
     return out;
   }
 
   // --- writes, as the collector's identity; pinned to the version decided on ---------------------------
 
-  private kindOf(o: KubeObject): AnyKind | undefined {
-    const key = this.located.get(o.metadata.uid!);
-    return key ? this.kindsByPlural.get(key.resource) ?? kindByStorageResource(key.resource) : undefined;
+  private kindOf(key: ObjectKey): AnyKind | undefined {
+    return this.kindsByPlural.get(key.resource) ?? kindByStorageResource(key.resource);
   }
 
   /** Deletes with uid and resourceVersion preconditions; gone already is success, a conflict is retried. */
-  private async deleteObject(o: KubeObject, propagationPolicy: NonNullable<DeleteOptions["propagationPolicy"]>): Promise<void> {
-    const kind = this.kindOf(o);
+  private async deleteObject(found: Found, propagationPolicy: NonNullable<DeleteOptions["propagationPolicy"]>): Promise<void> {
+    const o = found.object;
+    const kind = this.kindOf(found.key);
     if (!kind) return;
     try {
       await this.registry.delete(kind, o.metadata.namespace ?? "", o.metadata.name!, {
@@ -293,7 +340,7 @@ export class GarbageCollector {
     }
   }
 
-  private async removeFinalizer(o: KubeObject, finalizer: string): Promise<void> {
+  private async removeFinalizer(o: Found, finalizer: string): Promise<void> {
     await this.rewrite(o, (cur) => {
       if (!finalizersOf(cur).includes(finalizer)) return undefined;
       const rest = finalizersOf(cur).filter((f) => f !== finalizer);
@@ -302,8 +349,9 @@ export class GarbageCollector {
   }
 
   /** An update of what `change` makes of the object, pinned to its resourceVersion (a conflict retries). */
-  private async rewrite(o: KubeObject, change: (o: KubeObject) => KubeObject | undefined): Promise<void> {
-    const kind = this.kindOf(o);
+  private async rewrite(found: Found, change: (o: KubeObject) => KubeObject | undefined): Promise<void> {
+    const o = found.object;
+    const kind = this.kindOf(found.key);
     const next = change(o);
     if (!kind || !next) return;
     try {

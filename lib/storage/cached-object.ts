@@ -46,7 +46,8 @@ const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
 export class CachedObject implements StoredObject {
   private parsed: KubeObject | undefined;
   private labelSet: Readonly<Record<string, string>> | undefined;
-  readonly stale?: boolean;
+  /** Set only on the few stale objects (`declare`: no field on every other one). */
+  declare readonly stale?: boolean;
 
   constructor(readonly key: ObjectKey, readonly rev: number, readonly json: string, object?: KubeObject, stale?: boolean) {
     if (stale) this.stale = true;
