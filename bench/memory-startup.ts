@@ -2,7 +2,7 @@
 //
 //   node --import tsx bench/memory-startup.ts seed <dir> pods 150000        # seed a data directory in-process
 //   node --import tsx bench/memory-startup.ts seed <dir> configmaps 1000000
-//   node --import tsx bench/memory-startup.ts measure <dir> [--tree DIR] [--runs N] [--out FILE] [--cpu-prof DIR] [--window SECONDS] [--source 1]
+//   node --import tsx bench/memory-startup.ts measure <dir> [--tree DIR] [--runs N] [--out FILE] [--cpu-prof DIR] [--window SECONDS] [--source 1] [--node-flags "..."]
 //
 // `seed` creates the objects through lib/registry's Registry.create over lib/storage on the data directory
 // (the server's write path minus HTTP and admission, as bench/run.ts seeds), with the Namespaces first.
@@ -160,17 +160,19 @@ interface ServerToRun {
   compiled?: string;
   /** bench/probe.ts compiled to JavaScript (a TypeScript loader would be one for the whole process). */
   probe: string;
+  /** More node flags (`--node-flags "--max-semi-space-size=32 ..."`), to try V8 settings. */
+  nodeFlags: string[];
 }
 
 /** Builds the tree's compiled server when it has scripts/build-server.mjs (and `source` is not asked), and the probe. */
-async function serverToRun(tree: string, source: boolean): Promise<ServerToRun> {
+async function serverToRun(tree: string, source: boolean, nodeFlags: string[]): Promise<ServerToRun> {
   const { build } = await import("esbuild");
   const probe = path.join(os.tmpdir(), `memory-startup-probe-${process.pid}.mjs`);
   await build({ entryPoints: [path.join(ROOT, "bench/probe.ts")], outfile: probe, platform: "node", format: "esm", logLevel: "warning" });
   const script = path.join(tree, "scripts/build-server.mjs");
-  if (source || !existsSync(script)) return { probe };
+  if (source || !existsSync(script)) return { probe, nodeFlags };
   const { buildServer } = await import(script) as { buildServer: (o: { root: string }) => Promise<string> };
-  return { probe, compiled: await buildServer({ root: tree }) };
+  return { probe, nodeFlags, compiled: await buildServer({ root: tree }) };
 }
 
 async function measureOnce(seeded: string, tree: string, server: ServerToRun, cpuProf?: string, windowSeconds?: string) {
@@ -185,7 +187,7 @@ async function measureOnce(seeded: string, tree: string, server: ServerToRun, cp
   // database to reach the disk (about a second of the wall time seen in a profile).
   execFileSync("sync");
   const port = await freePort();
-  const prof = cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${cpuProf}`] : [];
+  const prof = [...(cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${cpuProf}`] : []), ...server.nodeFlags];
   // As `npm start` runs it: the compiled server where the tree has one (scripts/build-server.mjs), else server.ts through tsx.
   const args = server.compiled
     ? ["--expose-gc", ...prof, "--import", server.probe, server.compiled]
@@ -228,7 +230,7 @@ async function measureOnce(seeded: string, tree: string, server: ServerToRun, cp
 async function measure(seeded: string, flags: Record<string, string>): Promise<void> {
   const tree = path.resolve(flags.tree ?? ROOT);
   const runs = Number(flags.runs ?? 2);
-  const server = await serverToRun(tree, flags.source === "1");
+  const server = await serverToRun(tree, flags.source === "1", (flags["node-flags"] ?? "").split(" ").filter(Boolean));
   const results = [];
   for (let r = 0; r < runs; r++) {
     const load = os.loadavg();
@@ -238,7 +240,7 @@ async function measure(seeded: string, flags: Record<string, string>): Promise<v
   }
   let sha = "";
   try { sha = execFileSync("git", ["-C", tree, "rev-parse", "HEAD"], { encoding: "utf8" }).trim(); } catch { /* not a checkout */ }
-  const out = { when: new Date().toISOString(), tree, gitSha: sha, server: server.compiled ? "compiled (scripts/build-server.mjs)" : "server.ts through tsx", seeded, compactionWindowSeconds: flags.window ?? "default (300)", node: process.version, cpus: os.cpus().length, runs: results };
+  const out = { when: new Date().toISOString(), tree, gitSha: sha, server: server.compiled ? "compiled (scripts/build-server.mjs)" : "server.ts through tsx", nodeFlags: server.nodeFlags, seeded, compactionWindowSeconds: flags.window ?? "default (300)", node: process.version, cpus: os.cpus().length, runs: results };
   if (flags.out) writeFileSync(flags.out, JSON.stringify(out, null, 2) + "\n");
 }
 
@@ -250,7 +252,7 @@ else if (cmd === "measure") {
   for (let i = 0; i < rest.length; i += 2) flags[rest[i].replace(/^--/, "")] = rest[i + 1];
   await measure(path.resolve(dir), flags);
 } else {
-  console.error("usage: memory-startup.ts seed <dir> <pods|configmaps> <count> | measure <dir> [--tree DIR] [--runs N] [--out FILE] [--cpu-prof DIR] [--window SECONDS] [--source 1]");
+  console.error("usage: memory-startup.ts seed <dir> <pods|configmaps> <count> | measure <dir> [--tree DIR] [--runs N] [--out FILE] [--cpu-prof DIR] [--window SECONDS] [--source 1] [--node-flags FLAGS]");
   process.exit(2);
 }
 process.exit(0);
