@@ -2,20 +2,22 @@
 //
 //   node --import tsx bench/memory-startup.ts seed <dir> pods 150000        # seed a data directory in-process
 //   node --import tsx bench/memory-startup.ts seed <dir> configmaps 1000000
-//   node --import tsx bench/memory-startup.ts measure <dir> [--tree DIR] [--runs N] [--out FILE] [--cpu-prof DIR] [--window SECONDS]
+//   node --import tsx bench/memory-startup.ts measure <dir> [--tree DIR] [--runs N] [--out FILE] [--cpu-prof DIR] [--window SECONDS] [--source 1] [--node-flags "..."]
 //
 // `seed` creates the objects through lib/registry's Registry.create over lib/storage on the data directory
 // (the server's write path minus HTTP and admission, as bench/run.ts seeds), with the Namespaces first.
-// `measure` copies the seeded directory for each run, starts the production server on the copy
-// (`NODE_ENV=production node --expose-gc --import tsx --import ./bench/probe.ts server.ts`, console off) from
-// `--tree` (default: this working tree), and reports the time from spawn to the first 200 of /readyz (and the
+// `measure` copies the seeded directory for each run (then `sync`, so the copy's writeback is not the start's),
+// starts the production server on the copy as `npm start` runs it, console off, from `--tree` (default: this
+// working tree): the compiled server (`node --expose-gc --import <probe.ts compiled> .server/server.mjs`) where
+// the tree has scripts/build-server.mjs (built first, outside the timing), else (an older tree, or `--source 1`)
+// `node --expose-gc --import tsx --import ./bench/probe.ts server.ts`; and reports the time from spawn to the first 200 of /readyz (and the
 // server's CPU seconds by then, read from /proc: steadier on a shared machine), then
 // (after two forced GCs) the process's heap and RSS per stored object against the objects' JSON bytes
 // (SUM(LENGTH(object)) of the CurrentObject table) and the machine's load average. `--window` sets the
 // server's COMPACTION_WINDOW_SECONDS: a window longer than the seeding's age keeps the seeded writes in the
 // watch history (a restart soon after the writes); with the default 300 s they leave it at the first trim.
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import https from "node:https";
 import os from "node:os";
 import path from "node:path";
@@ -153,7 +155,27 @@ function cpuSeconds(pid: number | undefined): number | undefined {
   }
 }
 
-async function measureOnce(seeded: string, tree: string, cpuProf?: string, windowSeconds?: string) {
+interface ServerToRun {
+  /** The compiled server's path, when the tree builds one; else server.ts runs through tsx. */
+  compiled?: string;
+  /** bench/probe.ts compiled to JavaScript (a TypeScript loader would be one for the whole process). */
+  probe: string;
+  /** More node flags (`--node-flags "--max-semi-space-size=32 ..."`), to try V8 settings. */
+  nodeFlags: string[];
+}
+
+/** Builds the tree's compiled server when it has scripts/build-server.mjs (and `source` is not asked), and the probe. */
+async function serverToRun(tree: string, source: boolean, nodeFlags: string[]): Promise<ServerToRun> {
+  const { build } = await import("esbuild");
+  const probe = path.join(os.tmpdir(), `memory-startup-probe-${process.pid}.mjs`);
+  await build({ entryPoints: [path.join(ROOT, "bench/probe.ts")], outfile: probe, platform: "node", format: "esm", logLevel: "warning" });
+  const script = path.join(tree, "scripts/build-server.mjs");
+  if (source || !existsSync(script)) return { probe, nodeFlags };
+  const { buildServer } = await import(script) as { buildServer: (o: { root: string }) => Promise<string> };
+  return { probe, nodeFlags, compiled: await buildServer({ root: tree }) };
+}
+
+async function measureOnce(seeded: string, tree: string, server: ServerToRun, cpuProf?: string, windowSeconds?: string) {
   const dir = path.join(os.tmpdir(), `memory-startup-run-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
   cpSync(seeded, dir, { recursive: true });
@@ -161,8 +183,15 @@ async function measureOnce(seeded: string, tree: string, cpuProf?: string, windo
   const { n, bytes } = db.prepare(`SELECT COUNT(*) AS n, SUM(LENGTH("object")) AS bytes FROM "CurrentObject"`).get() as { n: number; bytes: number };
   const { logRows } = db.prepare(`SELECT COUNT(*) AS logRows FROM "LogEntry"`).get() as { logRows: number };
   db.close();
+  // The copy's writeback is not the server's: without this the first commit's fsync waited for the copied
+  // database to reach the disk (about a second of the wall time seen in a profile).
+  execFileSync("sync");
   const port = await freePort();
-  const args = ["--expose-gc", ...(cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${cpuProf}`] : []), "--import", "tsx", "--import", path.join(ROOT, "bench/probe.ts"), "server.ts"];
+  const prof = [...(cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${cpuProf}`] : []), ...server.nodeFlags];
+  // As `npm start` runs it: the compiled server where the tree has one (scripts/build-server.mjs), else server.ts through tsx.
+  const args = server.compiled
+    ? ["--expose-gc", ...prof, "--import", server.probe, server.compiled]
+    : ["--expose-gc", ...prof, "--import", "tsx", "--import", path.join(ROOT, "bench/probe.ts"), "server.ts"];
   const t0 = performance.now();
   const child = startChild("ours", process.execPath, args, {
     cwd: tree, ipc: true,
@@ -201,16 +230,17 @@ async function measureOnce(seeded: string, tree: string, cpuProf?: string, windo
 async function measure(seeded: string, flags: Record<string, string>): Promise<void> {
   const tree = path.resolve(flags.tree ?? ROOT);
   const runs = Number(flags.runs ?? 2);
+  const server = await serverToRun(tree, flags.source === "1", (flags["node-flags"] ?? "").split(" ").filter(Boolean));
   const results = [];
   for (let r = 0; r < runs; r++) {
     const load = os.loadavg();
-    const res = await measureOnce(seeded, tree, flags["cpu-prof"], flags.window);
+    const res = await measureOnce(seeded, tree, server, flags["cpu-prof"], flags.window);
     results.push({ ...res, loadAverage: load.map((x) => Number(x.toFixed(2))) });
     console.log(JSON.stringify(results[results.length - 1]));
   }
   let sha = "";
   try { sha = execFileSync("git", ["-C", tree, "rev-parse", "HEAD"], { encoding: "utf8" }).trim(); } catch { /* not a checkout */ }
-  const out = { when: new Date().toISOString(), tree, gitSha: sha, seeded, compactionWindowSeconds: flags.window ?? "default (300)", node: process.version, cpus: os.cpus().length, runs: results };
+  const out = { when: new Date().toISOString(), tree, gitSha: sha, server: server.compiled ? "compiled (scripts/build-server.mjs)" : "server.ts through tsx", nodeFlags: server.nodeFlags, seeded, compactionWindowSeconds: flags.window ?? "default (300)", node: process.version, cpus: os.cpus().length, runs: results };
   if (flags.out) writeFileSync(flags.out, JSON.stringify(out, null, 2) + "\n");
 }
 
@@ -222,7 +252,7 @@ else if (cmd === "measure") {
   for (let i = 0; i < rest.length; i += 2) flags[rest[i].replace(/^--/, "")] = rest[i + 1];
   await measure(path.resolve(dir), flags);
 } else {
-  console.error("usage: memory-startup.ts seed <dir> <pods|configmaps> <count> | measure <dir> [--tree DIR] [--runs N] [--out FILE] [--cpu-prof DIR]");
+  console.error("usage: memory-startup.ts seed <dir> <pods|configmaps> <count> | measure <dir> [--tree DIR] [--runs N] [--out FILE] [--cpu-prof DIR] [--window SECONDS] [--source 1] [--node-flags FLAGS]");
   process.exit(2);
 }
 process.exit(0);

@@ -1,6 +1,8 @@
-// `npm start`: serve the production build, building it first when there is none (or the console is off).
+// `npm start`: serve the production build, building it first when there is none (or the console is off), and
+// the compiled server (`.server/server.mjs`, scripts/build-server.mjs) when it is missing or older than its sources.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { BUNDLE, buildServer, bundleIsStale } from "./build-server.mjs";
 
 const env = { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" };
 if (env.CLUSTER_CORE_CONSOLE !== "off" && !existsSync(".next/BUILD_ID")) {
@@ -8,6 +10,10 @@ if (env.CLUSTER_CORE_CONSOLE !== "off" && !existsSync(".next/BUILD_ID")) {
   const build = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit", env });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
-const server = spawn(process.execPath, ["--import", "tsx", "server.ts"], { stdio: "inherit", env });
+if (bundleIsStale()) {
+  console.log("Compiling the server (scripts/build-server.mjs).");
+  await buildServer();
+}
+const server = spawn(process.execPath, [BUNDLE], { stdio: "inherit", env });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => server.kill(sig));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

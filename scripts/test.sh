@@ -13,6 +13,7 @@ npx tsc --noEmit || steps_failed=$((steps_failed + 1))
 
 echo "== production build"
 node node_modules/next/dist/bin/next build || steps_failed=$((steps_failed + 1))
+node scripts/build-server.mjs || steps_failed=$((steps_failed + 1))
 
 echo "== unit and API integration tests (vitest)"
 rm -f test-results/vitest.json

@@ -25,6 +25,8 @@ export interface StartOptions {
   port?: number;
   /** The CA to trust instead of $DATA_DIR/pki/ca.crt (a server given TLS_CERT_FILE and TLS_CA_FILE). */
   ca?: string;
+  /** What node runs (default `--import tsx server.ts`, the source), e.g. the compiled server of `npm start`. */
+  nodeArgs?: string[];
 }
 
 export interface RequestOptions {
@@ -231,7 +233,7 @@ export async function startServer(opts: StartOptions = {}): Promise<Server> {
   delete env.VITEST_POOL_ID;
   delete env.TEST;
 
-  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+  const child = spawn(process.execPath, opts.nodeArgs ?? ["--import", "tsx", "server.ts"], {
     cwd: REPO_ROOT,
     env: env as NodeJS.ProcessEnv,
     detached: false,
@@ -358,7 +360,7 @@ export async function startServer(opts: StartOptions = {}): Promise<Server> {
 
   const restart: Server["restart"] = async () => {
     await stop();
-    return startServer({ env: opts.env, dataDir, port, ca: opts.ca });
+    return startServer({ env: opts.env, dataDir, port, ca: opts.ca, nodeArgs: opts.nodeArgs });
   };
 
   return {

@@ -13,17 +13,17 @@ export async function bootstrapNamespaces(registry: Registry): Promise<string[]>
   await cache.catchUp();
   const wanted = new Set(SYSTEM_NAMESPACES);
   for (const o of cache.allObjects()) if (o.key.namespace) wanted.add(o.key.namespace);
-  const created: string[] = [];
-  for (const name of wanted) {
-    if (cache.get({ resource: namespaceKind.plural, namespace: "", name })) continue;
+  const missing = [...wanted].filter((name) => !cache.get({ resource: namespaceKind.plural, namespace: "", name }));
+  // At once: the creates share commits.
+  const made = await Promise.all(missing.map(async (name) => {
     try {
       await registry.create(namespaceKind, undefined, { metadata: { name } }, { dryRun: false, fieldValidation: "Ignore" });
-      created.push(name);
+      return name;
     } catch (err) {
       // Another replica created it first.
-      if (isStatusError(err) && err.code === 409) continue;
+      if (isStatusError(err) && err.code === 409) return undefined;
       throw err;
     }
-  }
-  return created;
+  }));
+  return made.filter((name): name is string => name !== undefined);
 }

@@ -35,25 +35,27 @@ export async function bootstrapRbac(registry: Registry): Promise<void> {
     ["clusterrolebindings", bootstrapClusterRoleBindings() as Named[]],
     ["rolebindings", bootstrapNamespaceRoleBindings() as Named[]],
   ];
+  // One kind after the other (roles before the bindings that name them); a kind's objects at once, so their
+  // writes share commits (group commit) instead of one fsync each: 150 of them took about 2 s on a first start.
   for (const [plural, objects] of [...roles, ...bindings]) {
     const kind = kindByPlural(plural)!;
     const isBinding = plural.endsWith("bindings");
-    for (const expected of objects) {
+    await Promise.all(objects.map(async (expected) => {
       const namespace = expected.metadata.namespace ?? "";
       const name = expected.metadata.name;
       const stored = registry.store.objects.get({ resource: plural, namespace, name })?.object as Named | undefined;
       if (!stored) {
         await tolerateConflict(() => registry.create(kind, namespace || undefined, structuredClone(expected), OPTIONS));
-        continue;
+        return;
       }
       const update = (body: Named) => registry.update(kind, namespace, name, body, OPTIONS);
       if (!isBinding) {
         const next = reconcileRole(expected as unknown as ClusterRole, stored as unknown as ClusterRole);
         if (next) await tolerateConflict(() => update(next as unknown as Named));
-        continue;
+        return;
       }
       const action = reconcileBinding(expected as unknown as RoleBinding, stored as unknown as RoleBinding);
-      if (!action) continue;
+      if (!action) return;
       if ("update" in action) {
         await tolerateConflict(() => update(action.update as unknown as Named));
       } else {
@@ -62,6 +64,6 @@ export async function bootstrapRbac(registry: Registry): Promise<void> {
           await registry.create(kind, namespace || undefined, action.recreate, OPTIONS);
         });
       }
-    }
+    }));
   }
 }

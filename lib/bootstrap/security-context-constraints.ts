@@ -169,7 +169,8 @@ async function createIfMissing(registry: Registry, plural: string, obj: KubeObje
 }
 
 export async function bootstrapSecurityContextConstraints(registry: Registry): Promise<void> {
-  for (const obj of DEFAULT_SCCS) await createIfMissing(registry, "securitycontextconstraints", obj);
-  for (const obj of DEFAULT_SCCS) await createIfMissing(registry, "clusterroles", sccUseClusterRole(obj.metadata.name!));
+  // Each kind's objects at once: their writes share commits.
+  await Promise.all(DEFAULT_SCCS.map((obj) => createIfMissing(registry, "securitycontextconstraints", obj)));
+  await Promise.all(DEFAULT_SCCS.map((obj) => createIfMissing(registry, "clusterroles", sccUseClusterRole(obj.metadata.name!))));
   await createIfMissing(registry, "clusterrolebindings", RESTRICTED_V2_BINDING);
 }

@@ -13,7 +13,7 @@ export class ClusterRoleAggregationController {
   readonly queue: WorkQueue;
 
   constructor(private readonly opts: { registry: Registry; informer: Informer; rbac: RbacAuthorizer; onError?: (key: string, err: unknown) => void }) {
-    this.queue = new WorkQueue((name) => this.sync(name), { onError: opts.onError });
+    this.queue = new WorkQueue((name) => this.sync(name), { onError: opts.onError, waitFor: opts.informer });
     opts.informer.on(clusterRoleKind.plural, () => {
       for (const stale of opts.rbac.staleAggregatedClusterRoles()) this.queue.add(stale.name);
     });

@@ -121,7 +121,7 @@ export class CustomResourceDefinitionController {
     this.registry = opts.registry;
     this.informer = opts.informer;
     this.deleteCustomResources = opts.deleteCustomResources ?? noCustomResources;
-    this.queue = new WorkQueue((name) => this.sync(name), { onError: opts.onError });
+    this.queue = new WorkQueue((name) => this.sync(name), { onError: opts.onError, waitFor: opts.informer });
     opts.informer.on(crdKind.plural, (e) => {
       this.queue.add(e.key.name);
       const before = e.old as CustomResourceDefinition | undefined;

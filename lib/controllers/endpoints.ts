@@ -300,7 +300,7 @@ export class EndpointsController {
   /** resourceVersions this controller replaced, per Endpoints: seeing one again means the cache is behind. */
   private readonly staleVersions = new Map<string, string>();
   private readonly failures = new Map<string, number>();
-  private readonly leftoverCheck: NodeJS.Immediate;
+  private stopped = false;
 
   constructor(opts: EndpointsControllerOptions) {
     this.registry = opts.registry;
@@ -308,7 +308,7 @@ export class EndpointsController {
     this.recorder = opts.recorder;
     this.user = opts.user ?? ENDPOINT_CONTROLLER_USER;
     this.onError = opts.onError;
-    this.queue = new WorkQueue((key) => this.process(key), { onError: opts.onError });
+    this.queue = new WorkQueue((key) => this.process(key), { onError: opts.onError, waitFor: opts.informer });
     opts.informer.on(SERVICES, (e) => this.queue.add(keyOf(e.key.namespace, e.key.name)));
     opts.informer.on(PODS, (e) => this.onPod(e));
     // A managed Endpoints deleted by someone is written again (or, without a Service, stays gone).
@@ -316,11 +316,11 @@ export class EndpointsController {
       if (e.type === "DELETED") this.queue.add(keyOf(e.key.namespace, e.key.name));
     });
     // Once, after the informer's initial list: Endpoints whose Service went away while no controller ran.
-    this.leftoverCheck = setImmediate(() => this.checkLeftoverEndpoints());
+    void opts.informer.whenSynced().then(() => { if (!this.stopped) this.checkLeftoverEndpoints(); });
   }
 
   stop(): void {
-    clearImmediate(this.leftoverCheck);
+    this.stopped = true;
     this.queue.stop();
   }
 

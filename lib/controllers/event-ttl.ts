@@ -53,7 +53,7 @@ export class EventTTLController {
     this.informer = opts.informer;
     this.ttlMs = opts.ttlSeconds * 1000;
     this.now = opts.now ?? Date.now;
-    this.queue = new WorkQueue((key) => this.sync(key), { onError: opts.onError, concurrency: 4 });
+    this.queue = new WorkQueue((key) => this.sync(key), { onError: opts.onError, waitFor: opts.informer, concurrency: 4 });
     opts.informer.on(eventKind.plural, (e) => {
       const key = `${e.key.namespace}/${e.key.name}`;
       if (e.type === "DELETED") { this.due.delete(key); return; }

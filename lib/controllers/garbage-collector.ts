@@ -87,7 +87,7 @@ export class GarbageCollector {
     this.kindsByPlural = new Map(opts.kinds.map((k) => [k.plural, k]));
     this.recorder = opts.recorder;
     this.user = opts.user ?? GARBAGE_COLLECTOR_USER;
-    this.queue = new WorkQueue((item) => this.sync(item), { onError: opts.onError });
+    this.queue = new WorkQueue((item) => this.sync(item), { onError: opts.onError, waitFor: opts.informer });
     opts.informer.on(ALL_RESOURCES, (e) => this.observe(e));
   }
 

@@ -100,8 +100,10 @@ function runControllers(ctx: ControllerContext): () => void {
       onError: (k, e) => onError("customresourcedefinitions", k, e),
     }),
   ];
-  // Handlers are registered in the constructors; the initial list reaches all of them.
-  informer.start();
+  // Handlers are registered in the constructors; the initial list reaches all of them, in slices that leave the
+  // event loop to the server between them (at 150,000 pods the first pass took 1-2.5 s before /readyz could
+  // answer). The controllers' work queues wait for it (WaitForCacheSync).
+  void informer.startInSlices();
   return () => {
     informer.stop();
     for (const c of controllers) c.stop();

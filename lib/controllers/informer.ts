@@ -31,6 +31,8 @@ export const ALL_RESOURCES = "*";
 export class Informer {
   private readonly handlers = new Map<string, InformerHandler[]>();
   private listener?: (e: LogEvent) => void;
+  private synced = false;
+  private readonly syncWaiters: (() => void)[] = [];
 
   constructor(private readonly source: InformerSource, private readonly onError: (err: unknown) => void = () => {}) {}
 
@@ -44,22 +46,81 @@ export class Informer {
 
   /**
    * Replay the current objects as ADDED, then follow the cache. Both happen in one synchronous step, so no
-   * event can fall between the initial list and the first change.
+   * event can fall between the initial list and the first change; the informer has synced on return.
    */
   start(): void {
     if (this.listener) return;
-    // Only the resources handlers asked for (every one with an ALL_RESOURCES handler); an event's object is
-    // read from the cache when a handler reads it (the cache parses objects on demand).
-    const initial = this.handlers.has(ALL_RESOURCES) ? [...this.source.allObjects()]
-      : [...this.handlers.keys()].flatMap((resource) => this.source.list(resource));
-    for (const o of initial) {
-      let metadata: ObjectMeta | undefined;
-      this.dispatch({ type: "ADDED", key: o.key, get object() { return o.object; }, get metadata() { return (metadata ??= o.metadata ?? o.object.metadata); } });
-    }
-    this.listener = (e) => this.dispatch({
-      type: e.type, key: e.key, get object() { return e.object; }, get old() { return e.prev?.object; }, get metadata() { return e.object.metadata; },
-    });
+    for (const o of this.initialList()) this.replay(o);
+    this.follow();
+  }
+
+  /**
+   * The same replay in slices of at most `sliceMs` that yield to the event loop between them (client-go's
+   * informers run beside the server: kube-apiserver answers /readyz before its controllers' first pass ends).
+   * The initial list is the cache's objects now; events committed meanwhile wait in order and are delivered
+   * after it, as a reflector's watch follows its list. Resolves once synced (`hasSynced()`); a work queue
+   * given this informer as `waitFor` processes nothing before (WaitForCacheSync). Stopping ends the replay.
+   */
+  startInSlices(sliceMs = 10): Promise<void> {
+    if (this.listener) return this.whenSynced();
+    const initial = this.initialList();
+    const held: InformerEvent[] = [];
+    this.listener = (e) => held.push(this.eventOf(e));
     this.source.listeners.add(this.listener);
+    const listener = this.listener;
+    let i = 0;
+    const slice = () => {
+      if (this.listener !== listener) return; // stopped
+      const end = performance.now() + sliceMs;
+      while (i < initial.length) {
+        this.replay(initial[i++]);
+        if ((i & 255) === 0 && performance.now() >= end) { setImmediate(slice); return; }
+      }
+      // Events committed during the replay, in order, then the cache's own delivery.
+      for (let j = 0; j < held.length; j++) this.dispatch(held[j]);
+      this.source.listeners.delete(listener);
+      this.listener = undefined;
+      this.follow();
+    };
+    slice();
+    return this.whenSynced();
+  }
+
+  /** Whether the initial list has reached every handler (client-go's HasSynced). */
+  hasSynced(): boolean {
+    return this.synced;
+  }
+
+  /** Resolves once the informer has synced. */
+  whenSynced(): Promise<void> {
+    if (this.synced) return Promise.resolve();
+    return new Promise((resolve) => this.syncWaiters.push(resolve));
+  }
+
+  /**
+   * Only the resources handlers asked for (every one with an ALL_RESOURCES handler); an event's object is read
+   * from the cache when a handler reads it (the cache parses objects on demand).
+   */
+  private initialList(): StoredObject[] {
+    return this.handlers.has(ALL_RESOURCES) ? [...this.source.allObjects()]
+      : [...this.handlers.keys()].flatMap((resource) => this.source.list(resource));
+  }
+
+  private replay(o: StoredObject): void {
+    let metadata: ObjectMeta | undefined;
+    this.dispatch({ type: "ADDED", key: o.key, get object() { return o.object; }, get metadata() { return (metadata ??= o.metadata ?? o.object.metadata); } });
+  }
+
+  private eventOf(e: LogEvent): InformerEvent {
+    return { type: e.type, key: e.key, get object() { return e.object; }, get old() { return e.prev?.object; }, get metadata() { return e.object.metadata; } };
+  }
+
+  /** Synced: every committed change from now on goes to the handlers as the cache applies it. */
+  private follow(): void {
+    this.listener = (e) => this.dispatch(this.eventOf(e));
+    this.source.listeners.add(this.listener);
+    this.synced = true;
+    for (const w of this.syncWaiters.splice(0)) w();
   }
 
   stop(): void {

@@ -84,7 +84,7 @@ export class KubernetesServiceController {
         durationSeconds: opts.leaseDurationSeconds, hostname: opts.hostname, now: opts.now,
       });
     }
-    this.queue = new WorkQueue(() => this.sync(), { onError: opts.onError });
+    this.queue = new WorkQueue(() => this.sync(), { onError: opts.onError, waitFor: opts.informer });
     const mine = (e: InformerEvent) => e.key.namespace === KUBERNETES_SERVICE.namespace && e.key.name === KUBERNETES_SERVICE.name;
     opts.informer.on(serviceKind.plural, (e) => { if (mine(e)) this.queue.add(KEY); });
     opts.informer.on(endpointsKind.plural, (e) => { if (mine(e)) this.queue.add(KEY); });

@@ -66,7 +66,7 @@ export class NamespaceDeleter {
     this.informer = opts.informer;
     this.namespaced = opts.kinds.filter((k) => k.namespaced);
     this.user = opts.user ?? NAMESPACE_CONTROLLER_USER;
-    this.queue = new WorkQueue((name) => this.sync(name), { onError: opts.onError });
+    this.queue = new WorkQueue((name) => this.sync(name), { onError: opts.onError, waitFor: opts.informer });
     opts.informer.on(namespaceKind.plural, (e) => {
       if (e.type !== "DELETED" && e.object.metadata.deletionTimestamp) this.queue.add(e.key.name);
     });

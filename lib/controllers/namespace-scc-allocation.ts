@@ -36,7 +36,7 @@ export class NamespaceSccAllocationController {
   constructor(opts: NamespaceSccAllocationOptions) {
     this.registry = opts.registry;
     this.informer = opts.informer;
-    this.queue = new WorkQueue((name) => this.sync(name), { onError: opts.onError });
+    this.queue = new WorkQueue((name) => this.sync(name), { onError: opts.onError, waitFor: opts.informer });
     opts.informer.on(namespaceKind.plural, (e) => {
       if (e.type === "DELETED" || complete(e.object)) this.handedOut.delete(e.key.name);
       if (e.type !== "DELETED" && !complete(e.object)) this.queue.add(e.key.name);

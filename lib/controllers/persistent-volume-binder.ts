@@ -169,8 +169,8 @@ export class PersistentVolumeBinder {
     this.informer = opts.informer;
     this.recorder = opts.recorder ?? noEvents;
     this.user = opts.user ?? PERSISTENT_VOLUME_BINDER_USER;
-    this.claimQueue = new WorkQueue((key) => this.syncClaim(key), { onError: opts.onError });
-    this.volumeQueue = new WorkQueue((name) => this.syncVolume(name), { onError: opts.onError });
+    this.claimQueue = new WorkQueue((key) => this.syncClaim(key), { onError: opts.onError, waitFor: opts.informer });
+    this.volumeQueue = new WorkQueue((name) => this.syncVolume(name), { onError: opts.onError, waitFor: opts.informer });
 
     opts.informer.on(claimKind.plural, (e) => {
       const claim = e.object as PersistentVolumeClaim;

@@ -33,7 +33,7 @@ export class PvProtectionController {
     this.registry = opts.registry;
     this.informer = opts.informer;
     this.user = opts.user ?? PV_PROTECTION_CONTROLLER_USER;
-    this.queue = new WorkQueue((name) => this.sync(name), { onError: opts.onError });
+    this.queue = new WorkQueue((name) => this.sync(name), { onError: opts.onError, waitFor: opts.informer });
     opts.informer.on(volumeKind.plural, (e) => {
       if (e.type === "DELETED") return;
       if (needsFinalizer(e.object, PV_PROTECTION_FINALIZER) || isDeletionCandidate(e.object, PV_PROTECTION_FINALIZER)) this.queue.add(e.key.name);

@@ -66,7 +66,7 @@ export class PvcProtectionController {
     this.registry = opts.registry;
     this.informer = opts.informer;
     this.user = opts.user ?? PVC_PROTECTION_CONTROLLER_USER;
-    this.queue = new WorkQueue((key) => this.sync(key), { onError: opts.onError });
+    this.queue = new WorkQueue((key) => this.sync(key), { onError: opts.onError, waitFor: opts.informer });
     opts.informer.on(claimKind.plural, (e) => {
       if (e.type === "DELETED") return;
       if (needsFinalizer(e.object, PVC_PROTECTION_FINALIZER) || isDeletionCandidate(e.object, PVC_PROTECTION_FINALIZER)) {

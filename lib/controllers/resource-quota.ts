@@ -62,7 +62,7 @@ export class ResourceQuotaController {
     this.settleMs = opts.settleMs ?? 2000;
     this.debounceMs = opts.debounceMs ?? 50;
     this.now = opts.now ?? Date.now;
-    this.queue = new WorkQueue((key) => this.sync(key), { onError: opts.onError });
+    this.queue = new WorkQueue((key) => this.sync(key), { onError: opts.onError, waitFor: opts.informer });
     opts.informer.on(QUOTAS, (e) => this.onQuota(e));
     opts.informer.on(ALL_RESOURCES, (e) => this.onObject(e));
     this.resync = setInterval(() => {

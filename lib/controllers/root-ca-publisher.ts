@@ -42,7 +42,7 @@ export class RootCAPublisher {
 
   constructor(private readonly opts: RootCAPublisherOptions) {
     this.user = opts.user ?? ROOT_CA_PUBLISHER_USER;
-    this.queue = new WorkQueue((ns) => this.sync(ns), { onError: opts.onError });
+    this.queue = new WorkQueue((ns) => this.sync(ns), { onError: opts.onError, waitFor: opts.informer });
     opts.informer.on(namespaceKind.plural, (e) => {
       if (e.type !== "DELETED" && isActive(e.object)) this.queue.add(e.key.name);
     });

@@ -37,7 +37,7 @@ export class ServiceAccountController {
     this.registry = opts.registry;
     this.informer = opts.informer;
     this.user = opts.user ?? SERVICE_ACCOUNT_CONTROLLER_USER;
-    this.queue = new WorkQueue((ns) => this.sync(ns), { onError: opts.onError });
+    this.queue = new WorkQueue((ns) => this.sync(ns), { onError: opts.onError, waitFor: opts.informer });
     opts.informer.on(namespaceKind.plural, (e) => {
       if (e.type !== "DELETED" && isActive(e.object)) this.queue.add(e.key.name);
     });

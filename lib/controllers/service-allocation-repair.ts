@@ -38,7 +38,7 @@ export class ServiceAllocationRepair {
     this.allocator = opts.allocator;
     this.informer = opts.informer;
     this.recorder = opts.recorder;
-    this.queue = new WorkQueue((key) => this.sync(key), { onError: opts.onError, baseDelayMs: 50 });
+    this.queue = new WorkQueue((key) => this.sync(key), { onError: opts.onError, waitFor: opts.informer, baseDelayMs: 50 });
     opts.informer.on(SERVICES, (e) => {
       if (e.type === "ADDED") return;
       const before = serviceClaims(e.type === "DELETED" ? e.object : e.old ?? e.object, this.allocator.ipRange);

@@ -22,7 +22,7 @@ export class SystemNamespacesController {
   constructor(opts: SystemNamespacesControllerOptions) {
     this.registry = opts.registry;
     this.informer = opts.informer;
-    this.queue = new WorkQueue((name) => this.sync(name), { onError: opts.onError });
+    this.queue = new WorkQueue((name) => this.sync(name), { onError: opts.onError, waitFor: opts.informer });
     opts.informer.on(namespaceKind.plural, (e) => {
       if (e.type === "DELETED" && SYSTEM_NAMESPACES.includes(e.key.name)) this.queue.add(e.key.name);
     });

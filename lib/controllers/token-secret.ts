@@ -38,7 +38,7 @@ export class TokenSecretController {
   readonly queue: WorkQueue;
 
   constructor(private readonly opts: TokenSecretControllerOptions) {
-    this.queue = new WorkQueue((key) => this.sync(key), { onError: opts.onError });
+    this.queue = new WorkQueue((key) => this.sync(key), { onError: opts.onError, waitFor: opts.informer });
     opts.informer.on(secretKind.plural, (e) => {
       const s = e.object as Secret;
       if (e.type !== "DELETED" && s.type === TOKEN_SECRET_TYPE) this.queue.add(`${e.key.namespace}/${e.key.name}`);

@@ -72,4 +72,21 @@ describe("work queue", () => {
     expect(q.length).toBe(0);
     expect(performance.now() - t0).toBeLessThan(10_000);
   }, 60_000);
+
+  it("processes nothing before its informer has synced, then everything queued meanwhile", async () => {
+    let synced = false;
+    let sync!: () => void;
+    const whenSynced = new Promise<void>((r) => { sync = () => { synced = true; r(); }; });
+    const seen: string[] = [];
+    const q = new WorkQueue(async (k) => { seen.push(k); }, { waitFor: { hasSynced: () => synced, whenSynced: () => whenSynced } });
+    q.add("a");
+    q.add("b");
+    await tick(10);
+    expect(seen).toEqual([]);
+    expect(q.length).toBe(2);
+    sync();
+    await tick(1);
+    await q.idle();
+    expect(seen).toEqual(["a", "b"]);
+  });
 });

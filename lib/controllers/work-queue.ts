@@ -10,6 +10,11 @@ export interface WorkQueueOptions {
   concurrency?: number;
   /** Told about every failure (the queue retries regardless). */
   onError?: (key: string, err: unknown) => void;
+  /**
+   * Process nothing until this has synced (client-go's WaitForCacheSync before a controller's workers start):
+   * keys added meanwhile wait, so no decision is taken on a partly replayed initial list.
+   */
+  waitFor?: { hasSynced(): boolean; whenSynced(): Promise<void> };
 }
 
 export class WorkQueue {
@@ -25,6 +30,8 @@ export class WorkQueue {
   private readonly idleWaiters: (() => void)[] = [];
   private running = 0;
   private stopped = false;
+  /** Waiting for `waitFor` to sync (pump armed once). */
+  private waiting = false;
   private readonly baseDelayMs: number;
   private readonly maxDelayMs: number;
   private readonly concurrency: number;
@@ -86,6 +93,11 @@ export class WorkQueue {
   }
 
   private pump(): void {
+    const gate = this.options.waitFor;
+    if (gate && !gate.hasSynced()) {
+      if (!this.waiting) { this.waiting = true; void gate.whenSynced().then(() => { this.waiting = false; this.pump(); }); }
+      return;
+    }
     while (!this.stopped && this.running < this.concurrency && this.length) {
       const key = this.queue[this.head++];
       if (this.head === this.queue.length) { this.queue = []; this.head = 0; }

@@ -9,6 +9,11 @@ import type { LogEvent, ObjectKey, WriteOp, WriteResult } from "./types";
 export interface Session {
   query<T>(sql: string, ...params: unknown[]): Promise<T[]>;
   execute(sql: string, ...params: unknown[]): Promise<number>;
+  /**
+   * Each row as an array of its columns, handed over as it is read (no array of every row, no object per row):
+   * the start-up snapshot's reads of every object. Where absent, `query` serves.
+   */
+  each?(sql: string, params: unknown[], row: (values: unknown[]) => void): Promise<void>;
 }
 
 export interface BatchResult {

@@ -70,15 +70,19 @@ export class WatchCache implements ObjectStore {
   /** Everything from a start-up snapshot (or after falling behind compaction); open watchers are closed. */
   reset(snap: StoreSnapshot): void {
     this.resources.clear();
+    /** The current objects by revision: the history's entries that are their key's current row (below). */
+    const byRev = new Map<number, CachedObject>();
     for (const o of snap.objects) {
       const key = internKey(o.key);
       const st = this.state(key.resource);
       // Parsed when first read (cached-object.ts).
-      st.objects.set(storedId(key), new CachedObject(key, o.rev, o.json, undefined, o.stale));
+      const cached = new CachedObject(key, o.rev, o.json, undefined, o.stale);
+      st.objects.set(storedId(key), cached);
       st.bytes += o.json.length;
+      byRev.set(o.rev, cached);
     }
     this.rev = snap.rev;
-    const { history, startRev } = this.historyFrom(snap.history, snap.bases, snap.historyStartRev);
+    const { history, startRev } = this.historyFrom(snap.history, snap.bases, snap.historyStartRev, byRev);
     this.historyStartRev = startRev;
     this.history = history;
     this.capHistory();
@@ -91,27 +95,32 @@ export class WatchCache implements ObjectStore {
    * replaced, from the previous entry of its key or from `bases`. Where that state is unknown (a log compacted
    * before compaction kept each key's latest entry), the history starts after that event.
    */
-  private historyFrom(rows: LogRow[], baseRows: LogRow[], startRev: number): { history: CachedEvent[]; startRev: number } {
+  private historyFrom(rows: LogRow[], baseRows: LogRow[], startRev: number, byRev: Map<number, CachedObject>): { history: CachedEvent[]; startRev: number } {
     const id = (k: ObjectKey) => `${k.resource}\u0000${objectKeyString(k)}`;
     const bases = new Map(baseRows.map((b) => [id(b.key), b]));
+    // Only a resource with an entry that is not its key's latest can have a key with several entries: the
+    // others' entries need no state by key (at 150,000 pods written once, no key string per entry).
+    const churned = new Set<string>();
+    for (const r of rows) if (!r.current) churned.add(r.key.resource);
     const state = new Map<string, CachedObject | null>();
     const events: CachedEvent[] = [];
     let start = startRev;
     for (const r of rows) {
-      const k = id(r.key);
+      const k = churned.has(r.key.resource) ? id(r.key) : undefined;
       let prev: CachedObject | undefined;
-      if (state.has(k)) prev = state.get(k) ?? undefined;
+      if (k !== undefined && state.has(k)) prev = state.get(k) ?? undefined;
       else if (r.type !== "ADDED") {
-        const b = bases.get(k);
+        const b = bases.get(k ?? id(r.key));
         if (b && b.type !== "DELETED") prev = new CachedObject(internKey(b.key), b.rev, b.json, undefined, b.stale);
         else start = r.rev;
       }
       // The key's latest entry is the current state: the same object, not a second copy of its bytes.
-      const current = this.resources.get(r.key.resource)?.objects.get(objectKeyString(r.key));
-      const after = current && current.rev === r.rev ? current : new CachedObject(prev?.key ?? internKey(r.key), r.rev, r.json, undefined, r.stale);
+      const current = byRev.get(r.rev);
+      const after = current && current.key.resource === r.key.resource && current.key.namespace === r.key.namespace && current.key.name === r.key.name
+        ? current : new CachedObject(prev?.key ?? internKey(r.key), r.rev, r.json, undefined, r.stale);
       if (r.current && after !== current) throw new Error(`start-up snapshot: ${r.key.resource} ${objectKeyString(r.key)} at ${r.rev} is not the current object`);
       events.push(new HistoryEvent(r.type, after, prev, r.createdAt ?? Date.now()));
-      state.set(k, r.type === "DELETED" ? null : after);
+      if (k !== undefined) state.set(k, r.type === "DELETED" ? null : after);
     }
     const history = start === startRev ? events : events.filter((e) => e.rev > start);
     return { history, startRev: start };
