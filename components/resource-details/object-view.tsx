@@ -17,7 +17,7 @@ import { useAccessChecker } from "@/lib/client/use-access";
 import { useResourceList } from "@/lib/client/use-resource-list";
 import { ObjectYamlActions } from "../layout/object-yaml-actions";
 import { toYaml } from "@/lib/client/yaml-text";
-import { kindByPlural } from "@/lib/kinds";
+import type { AnyKind } from "@/lib/kinds";
 import { detailSections, KindSection } from "../kinds/detail-sections";
 import { DeleteDialog } from "../resource-actions/delete-dialog";
 import { LiveIndicator } from "../resource-table/live-indicator";
@@ -39,6 +39,7 @@ import { ProblemsPanel } from "./problems-panel";
 import { RelationsPanel } from "./relations-panel";
 import { Section } from "./section";
 import { StatusPanel } from "./status-panel";
+import { KindGate } from "@/components/layout/kind-gate";
 
 // Top-level fields shown by dedicated panels (or server-owned); everything else is the object's "spec".
 const shownElsewhere = new Set(["apiVersion", "kind", "metadata", "status"]);
@@ -64,8 +65,11 @@ const POLL_MS = 3_000;
  * `liveTab`, when given, is a first tab shown by default (the namespace page's live view of its content);
  * the object's own tabs are then `?tab=overview` and `?tab=yaml`.
  */
-export function ObjectView({ plural, namespace, name, liveTab }: { plural: string; namespace?: string; name: string; liveTab?: { label: string; content: ReactNode } }) {
-  const kind = kindByPlural(plural)!;
+export function ObjectView(props: { plural: string; namespace?: string; name: string; liveTab?: { label: string; content: ReactNode } }) {
+  return <KindGate plural={props.plural}>{(kind) => <ObjectViewOf kind={kind} {...props} />}</KindGate>;
+}
+
+function ObjectViewOf({ kind, plural, namespace, name, liveTab }: { kind: AnyKind; plural: string; namespace?: string; name: string; liveTab?: { label: string; content: ReactNode } }) {
   const router = useRouter();
   const pathname = usePathname();
   const search = useSearchParams();
@@ -74,7 +78,7 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
   const list = useResourceList(kind, { namespace, fieldSelector: `metadata.name=${name}` });
   const listForbidden = isForbidden(list.error);
   const single = useQuery({
-    queryKey: queryKeys.object(kind.plural, namespace ?? "", name),
+    queryKey: queryKeys.object(plural, namespace ?? "", name),
     queryFn: async () => maskIfSecret(kind, await getObject(kind, namespace, name)),
     enabled: listForbidden,
     refetchInterval: (q) => (q.state.error ? false : POLL_MS),

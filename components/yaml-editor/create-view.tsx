@@ -14,11 +14,13 @@ import { DEFAULT_NAMESPACE, templateYaml } from "@/lib/client/templates";
 import { useMultiKindSchema } from "@/lib/client/use-kind-schema";
 import { explainStatusMessage } from "@/lib/client/status-message";
 import { parseYamlDocuments, YamlSyntaxError } from "@/lib/client/yaml-text";
-import { apiVersionOf, kindByKind, kindByPlural, type KubeObject } from "@/lib/kinds";
+import { apiVersionOf, type AnyKind, type KubeObject } from "@/lib/kinds";
 import { Button } from "../ui/button";
 import { causeMarkers, CauseList } from "./cause-list";
 import { LazyYamlEditor } from "./lazy-editor";
 import type { FieldMarker, YamlEditorHandle } from "./yaml-editor";
+import { KindGate } from "@/components/layout/kind-gate";
+import { consoleKindOfObject } from "@/lib/client/console-kinds";
 
 interface Outcome {
   label: string;
@@ -47,8 +49,11 @@ function OutcomeError({ message }: { message: string }) {
   );
 }
 
-export function CreateView({ plural, namespace }: { plural: string; namespace?: string }) {
-  const kind = kindByPlural(plural)!;
+export function CreateView(props: { plural: string; namespace?: string }) {
+  return <KindGate plural={props.plural}>{(kind) => <CreateViewOf kind={kind} {...props} />}</KindGate>;
+}
+
+function CreateViewOf({ kind, plural, namespace }: { kind: AnyKind; plural: string; namespace?: string }) {
   const router = useRouter();
   const schema = useMultiKindSchema(kind);
   const [initialText] = useState(() => templateYaml(kind, namespace));
@@ -78,7 +83,7 @@ export function CreateView({ plural, namespace }: { plural: string; namespace?: 
     setBusy(true);
     const results: Outcome[] = [];
     for (const [document, doc] of docs.entries()) {
-      const docKind = doc.kind ? kindByKind(doc.kind) : undefined;
+      const docKind = doc.kind ? consoleKindOfObject(doc.apiVersion, doc.kind) : undefined;
       const name = doc.metadata?.name ?? doc.metadata?.generateName ?? "(unnamed)";
       const label = `${doc.kind ?? "?"} ${name}`;
       if (!docKind || (doc.apiVersion && doc.apiVersion !== apiVersionOf(docKind))) {

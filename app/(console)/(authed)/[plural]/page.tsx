@@ -9,12 +9,12 @@ type Params = Promise<{ plural: string }>;
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { plural } = await params;
-  return { title: kindTitle(kindOr404(plural)) };
+  return { title: kindTitle(await kindOr404(plural)) };
 }
 
 export default async function KindListPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const { plural } = await params;
-  kindOr404(plural);
+  await kindOr404(plural);
   const search = await searchParams;
   await requireSession(`/${plural}`, search);
   return <ResourceListView key={plural} plural={plural} firstPage={await firstPage(plural, undefined, search)} />;

@@ -7,12 +7,12 @@ type Params = Promise<{ plural: string; name: string }>;
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { plural, name } = await params;
-  return { title: `${kindOr404(plural).kind} ${decode(name)}` };
+  return { title: `${(await kindOr404(plural)).kind} ${decode(name)}` };
 }
 
 export default async function ClusterObjectPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const { plural, name } = await params;
-  kindOr404(plural, "cluster");
+  await kindOr404(plural, "cluster");
   await requireSession(`/${plural}/${name}`, await searchParams);
   return <ObjectView key={`${plural}/${name}`} plural={plural} name={decode(name)} />;
 }

@@ -6,12 +6,12 @@ import { requireSession } from "../../require-session";
 type Params = Promise<{ plural: string }>;
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
-  return { title: `Create ${kindOr404((await params).plural).kind}` };
+  return { title: `Create ${(await kindOr404((await params).plural)).kind}` };
 }
 
 export default async function CreatePage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const { plural } = await params;
-  kindOr404(plural);
+  await kindOr404(plural);
   const query = await searchParams;
   await requireSession(`/create/${plural}`, query);
   const namespace = typeof query.namespace === "string" ? query.namespace : undefined;

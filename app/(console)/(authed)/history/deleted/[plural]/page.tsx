@@ -8,13 +8,13 @@ type Params = Promise<{ plural: string }>;
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { plural } = await params;
-  return { title: `Deleted ${kindTitle(kindOr404(plural))}` };
+  return { title: `Deleted ${kindTitle(await kindOr404(plural))}` };
 }
 
 /** A kind's deleted objects (`?namespace=` for one namespace), kept by the object history. */
 export default async function DeletedObjectsPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const { plural } = await params;
-  kindOr404(plural);
+  await kindOr404(plural);
   const search = await searchParams;
   await requireSession(`/history/deleted/${plural}`, search);
   const namespace = typeof search.namespace === "string" && search.namespace ? search.namespace : undefined;

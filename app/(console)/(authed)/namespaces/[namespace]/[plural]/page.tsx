@@ -9,12 +9,12 @@ type Params = Promise<{ namespace: string; plural: string }>;
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { plural, namespace } = await params;
-  return { title: `${kindTitle(kindOr404(plural))} · ${decode(namespace)}` };
+  return { title: `${kindTitle(await kindOr404(plural))} · ${decode(namespace)}` };
 }
 
 export default async function NamespacedListPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const { namespace, plural } = await params;
-  kindOr404(plural, "namespaced");
+  await kindOr404(plural, "namespaced");
   const search = await searchParams;
   await requireSession(`/namespaces/${namespace}/${plural}`, search);
   return <ResourceListView key={`${namespace}/${plural}`} plural={plural} namespace={decode(namespace)} firstPage={await firstPage(plural, decode(namespace), search)} />;

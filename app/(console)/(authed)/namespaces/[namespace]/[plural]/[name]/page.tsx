@@ -7,12 +7,12 @@ type Params = Promise<{ namespace: string; plural: string; name: string }>;
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { plural, name } = await params;
-  return { title: `${kindOr404(plural).kind} ${decode(name)}` };
+  return { title: `${(await kindOr404(plural)).kind} ${decode(name)}` };
 }
 
 export default async function NamespacedObjectPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const { namespace, plural, name } = await params;
-  kindOr404(plural, "namespaced");
+  await kindOr404(plural, "namespaced");
   await requireSession(`/namespaces/${namespace}/${plural}/${name}`, await searchParams);
   return <ObjectView key={`${namespace}/${plural}/${name}`} plural={plural} namespace={decode(namespace)} name={decode(name)} />;
 }
