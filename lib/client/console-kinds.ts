@@ -59,3 +59,10 @@ export function useConsoleKind(segment: string): AnyKind | undefined {
   useSyncExternalStore(subscribe, consoleKinds, consoleKinds);
   return consoleKind(segment);
 }
+
+/** The kind stored as `resource` (a plural) in `group` ("" core), as the history API names an object's kind. */
+export function consoleKindOfResource(resource: string, group: string | undefined): AnyKind | undefined {
+  const builtIn = kindByPlural(resource);
+  if (builtIn && (builtIn.group ?? "") === (group ?? "")) return builtIn;
+  return group ? bySegment.get(`${resource}.${group}`) : builtIn;
+}
