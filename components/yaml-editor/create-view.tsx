@@ -11,9 +11,12 @@ import { ApiError, type StatusCause } from "@/lib/client/api-error";
 import { createdHref, objectHref } from "@/lib/client/console-routes";
 import { createObject } from "@/lib/client/object-writes";
 import { DEFAULT_NAMESPACE, templateYaml } from "@/lib/client/templates";
-import { useMultiKindSchema } from "@/lib/client/use-kind-schema";
+import { useCustomKindSchema, useMultiKindSchema } from "@/lib/client/use-kind-schema";
 import { explainStatusMessage } from "@/lib/client/status-message";
-import { parseYamlDocuments, YamlSyntaxError } from "@/lib/client/yaml-text";
+import { parseYamlDocuments, toYaml, YamlSyntaxError } from "@/lib/client/yaml-text";
+import { exampleObject } from "@/lib/client/custom-kind-schema";
+import { isCustomKind, kindSegment } from "@/lib/client/custom-kinds";
+import { StateMessage } from "../ui/state-message";
 import { apiVersionOf, type AnyKind, type KubeObject } from "@/lib/kinds";
 import { Button } from "../ui/button";
 import { causeMarkers, CauseList } from "./cause-list";
@@ -50,13 +53,21 @@ function OutcomeError({ message }: { message: string }) {
 }
 
 export function CreateView(props: { plural: string; namespace?: string }) {
-  return <KindGate plural={props.plural}>{(kind) => <CreateViewOf kind={kind} {...props} />}</KindGate>;
+  return <KindGate plural={props.plural}>{(kind) => (isCustomKind(kind) ? <CustomCreateView kind={kind} {...props} /> : <CreateViewOf kind={kind} {...props} />)}</KindGate>;
 }
 
-function CreateViewOf({ kind, plural, namespace }: { kind: AnyKind; plural: string; namespace?: string }) {
+/** A custom kind starts from an example generated from its schema (read from the server first). */
+function CustomCreateView({ kind, plural, namespace }: { kind: AnyKind; plural: string; namespace?: string }) {
+  const { schema, loading } = useCustomKindSchema(kind);
+  if (loading) return <StateMessage title={`Loading the schema of ${kind.kind}…`} />;
+  const ns = kind.namespaced ? namespace || DEFAULT_NAMESPACE : undefined;
+  return <CreateViewOf kind={kind} plural={plural} namespace={namespace} initialYaml={toYaml(exampleObject(schema, apiVersionOf(kind), kind.kind, ns))} />;
+}
+
+function CreateViewOf({ kind, namespace, initialYaml }: { kind: AnyKind; plural: string; namespace?: string; initialYaml?: string }) {
   const router = useRouter();
   const schema = useMultiKindSchema(kind);
-  const [initialText] = useState(() => templateYaml(kind, namespace));
+  const [initialText] = useState(() => initialYaml ?? templateYaml(kind, namespace));
   const editorHandle = useRef<YamlEditorHandle | null>(null);
   const [outcomes, setOutcomes] = useState<Outcome[]>([]);
   const [problem, setProblem] = useState<{ message: string; causes: StatusCause[]; code?: number } | undefined>();
@@ -151,7 +162,7 @@ function CreateViewOf({ kind, plural, namespace }: { kind: AnyKind; plural: stri
       )}
       <div className="min-h-[24rem] flex-1">
         <LazyYamlEditor
-          path={`file:///create/${kind.plural}.yaml`}
+          path={`file:///create/${kindSegment(kind)}.yaml`}
           initialValue={initialText}
           onReady={(handle) => (editorHandle.current = handle)}
           schema={schema}
