@@ -19,6 +19,7 @@ import { ObjectYamlActions } from "../layout/object-yaml-actions";
 import { toYaml } from "@/lib/client/yaml-text";
 import type { AnyKind } from "@/lib/kinds";
 import { detailSections, KindSection } from "../kinds/detail-sections";
+import { isCustomKind } from "@/lib/client/custom-kinds";
 import { DeleteDialog } from "../resource-actions/delete-dialog";
 import { LiveIndicator } from "../resource-table/live-indicator";
 import { Button } from "../ui/button";
@@ -90,7 +91,9 @@ function ObjectViewOf({ kind, plural, namespace, name, liveTab }: { kind: AnyKin
   const loaded = listForbidden ? single.data !== undefined || (single.error as { code?: number } | null)?.code === 404 : !!list.data;
   const loadError = listForbidden ? (single.error && (single.error as { code?: number }).code !== 404 ? single.error : null) : list.error && !list.data ? list.error : null;
   const now = useNow(1_000);
-  const YamlTab = detailSections[kind.kind]?.YamlTab ?? ObjectYamlEditor;
+  // A custom kind never takes a built-in kind's sections, whatever its kind's name.
+  const section = isCustomKind(kind) ? undefined : detailSections[kind.kind];
+  const YamlTab = section?.YamlTab ?? ObjectYamlEditor;
   usePreloadYamlEditor();
   const [deleting, setDeleting] = useState(search.get("delete") === "1");
   // Just created by the console (create-view, the name dialog): said once, and the URL is cleaned so a
@@ -195,12 +198,12 @@ function ObjectViewOf({ kind, plural, namespace, name, liveTab }: { kind: AnyKin
           {/* One order for every kind, after what is wrong: the kind's own details first (its section, or,
               without one, its content), then metadata, owners and dependents, relations, the rest of the spec,
               status, Events. */}
-          {detailSections[kind.kind] ? <KindSection kindName={kind.kind} obj={obj} now={now} /> : <ContentYaml body={body} />}
+          {section ? <KindSection kindName={kind.kind} obj={obj} now={now} /> : <ContentYaml body={body} />}
           <MetadataPanel kind={kind} obj={obj} now={now} />
           <DependentsPanel kind={kind} obj={obj} now={now} />
           <RelationsPanel kind={kind} obj={obj} />
-          {detailSections[kind.kind]?.keepContent && <ContentYaml body={body} />}
-          {!detailSections[kind.kind]?.coversStatus && <StatusPanel status={obj.status} now={now} />}
+          {section?.keepContent && <ContentYaml body={body} />}
+          {!section?.coversStatus && <StatusPanel status={obj.status} now={now} />}
           <EventsPanel kindName={kind.kind} namespace={kind.namespaced ? namespace : undefined} name={name} now={now} />
         </ScrollBox>
       )}
