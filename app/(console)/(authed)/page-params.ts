@@ -24,4 +24,15 @@ export async function kindOr404(segment: string, scope?: "namespaced" | "cluster
   return kind;
 }
 
+/**
+ * The kind a page's title names: a custom kind is known only to a signed-in user (discovery is read as them), so a
+ * signed-out visit gets a title from the segment and the page itself sends them to sign in.
+ */
+export async function titleKind(segment: string): Promise<AnyKind> {
+  const kind = await kindAt(segment);
+  if (kind) return kind;
+  if (parseKindSegment(segment).group === undefined) notFound();
+  return { kind: parseKindSegment(segment).plural } as AnyKind;
+}
+
 export const decode = (segment: string) => decodeURIComponent(segment);
