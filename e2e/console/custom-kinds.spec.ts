@@ -87,7 +87,7 @@ test("a custom kind: sidebar, live list with printer columns, create from its sc
   await kubectl(["apply", "-f", "-"], JSON.stringify(crd));
   await expect(nav).toBeVisible({ timeout: 15_000 });
   await expect(nav).toHaveText("Gizmos");
-  await expect(page.getByRole("heading", { name: GROUP })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Kinds" }).getByRole("heading", { name: GROUP })).toBeVisible();
   await expect(page.getByTestId(`count-${SEGMENT}`)).toContainText("0");
 
   // Objects made by kubectl are listed with the printer columns, and follow changes live.
@@ -100,11 +100,11 @@ test("a custom kind: sidebar, live list with printer columns, create from its sc
   await expect(headers.filter({ hasText: "Size" })).toBeVisible();
   await expect(headers.filter({ hasText: "Colour" })).toBeVisible();
   const row = page.locator(`[data-testid=resource-row][data-key="${NAMESPACE}/${byKubectl}"]`);
-  await expect(row).toContainText("green");
-  await expect(row).toContainText("5");
+  await expect(row.locator('[data-column="Colour"]')).toHaveText("green");
+  await expect(row.locator('[data-column="Size"]')).toHaveText("5");
   await kubectl(["patch", `gizmos.v2.${GROUP}`, byKubectl, "-n", NAMESPACE, "--type=merge", "-p", '{"spec":{"colour":"blue","size":8}}']);
-  await expect(row).toContainText("blue");
-  await expect(row).toContainText("8");
+  await expect(row.locator('[data-column="Colour"]')).toHaveText("blue");
+  await expect(row.locator('[data-column="Size"]')).toHaveText("8");
 
   // Create from the example generated from the schema: defaults, the enum's first value, the preferred version.
   await page.goto(`/create/${SEGMENT}?namespace=${NAMESPACE}`);
