@@ -4,7 +4,8 @@
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { breadcrumbTrail } from "@/lib/client/navigation";
-import { consoleKind, useConsoleKinds } from "@/lib/client/console-kinds";
+import { consoleKind } from "@/lib/client/console-kinds";
+import { useConsoleKinds } from "@/lib/client/use-console-kinds";
 import { CopyButton } from "../ui/copy-button";
 import { PinButton } from "./pin-button";
 

@@ -2,7 +2,7 @@
 // A view of one kind, told the kind at its route segment (built-in, or a custom kind the server serves now). A
 // custom kind can stop being served while its page is open (its CRD deleted): the page then says so.
 import type { ReactNode } from "react";
-import { useConsoleKind } from "@/lib/client/console-kinds";
+import { useConsoleKind } from "@/lib/client/use-console-kinds";
 import type { AnyKind } from "@/lib/kinds";
 import { StateMessage } from "../ui/state-message";
 

@@ -6,7 +6,7 @@ import { useParams, usePathname } from "next/navigation";
 import { listHref, namespaceHref } from "@/lib/client/console-routes";
 import { favouriteHref, favouriteId, favouriteLabel } from "@/lib/client/favourites";
 import { useMemo } from "react";
-import { useConsoleKinds } from "@/lib/client/console-kinds";
+import { useConsoleKinds } from "@/lib/client/use-console-kinds";
 import { kindSegment } from "@/lib/client/custom-kinds";
 import { jumpKeyFor, kindTitle, navigationGroups } from "@/lib/client/navigation";
 import { useListAccess } from "@/lib/client/use-list-access";

@@ -8,7 +8,7 @@ import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type Key
 import { listHref, namespaceHref, objectHref } from "@/lib/client/console-routes";
 import { favouriteHref, favouriteId, favouriteLabel } from "@/lib/client/favourites";
 import { kindTitle, navigationGroups } from "@/lib/client/navigation";
-import { useConsoleKinds } from "@/lib/client/console-kinds";
+import { useConsoleKinds } from "@/lib/client/use-console-kinds";
 import { kindSegment } from "@/lib/client/custom-kinds";
 import { parsePaletteQuery, rank, rankGroups, searchObjects } from "@/lib/client/palette-search";
 import { useNamespaces } from "@/lib/client/use-namespaces";

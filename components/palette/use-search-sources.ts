@@ -17,7 +17,8 @@ import { rulesQuery } from "@/lib/client/use-access";
 import { useListAccess } from "@/lib/client/use-list-access";
 import { useNamespaces } from "@/lib/client/use-namespaces";
 import type { AnyKind, KubeObject } from "@/lib/kinds";
-import { consoleKind, useConsoleKinds } from "@/lib/client/console-kinds";
+import { consoleKind } from "@/lib/client/console-kinds";
+import { useConsoleKinds } from "@/lib/client/use-console-kinds";
 import { kindSegment } from "@/lib/client/custom-kinds";
 
 const FETCH_STALE_MS = 60_000;

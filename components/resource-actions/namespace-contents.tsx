@@ -8,7 +8,7 @@ import { useQueries } from "@tanstack/react-query";
 import { apiRequest } from "@/lib/client/api-client";
 import { countText, countUrl, listCount, type ListPage, type ObjectCount } from "@/lib/client/list-count";
 import { kindTitle } from "@/lib/client/navigation";
-import { useConsoleKinds } from "@/lib/client/console-kinds";
+import { useConsoleKinds } from "@/lib/client/use-console-kinds";
 import { kindSegment } from "@/lib/client/custom-kinds";
 import { isForbidden } from "../ui/forbidden";
 

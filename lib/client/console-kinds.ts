@@ -1,7 +1,6 @@
 // Every kind the console shows: the built-in declarations (lib/kinds) and the custom kinds the server serves now
 // (custom-kinds.ts, kept live by components/layout/custom-kinds-provider.tsx). Views look kinds up here by
 // their route segment (`configmaps`, `widgets.example.com`) and re-render when the custom kinds change.
-import { useSyncExternalStore } from "react";
 import { kindByKind, kindByPlural, kinds as builtInKinds, type AnyKind } from "../kinds";
 import { consoleKindOf, kindSegment, type CustomKindInfo } from "./custom-kinds";
 
@@ -44,20 +43,10 @@ export function customConsoleKinds(): AnyKind[] {
   return customKinds;
 }
 
-function subscribe(listener: () => void): () => void {
+/** Called after every change of the custom kinds (use-console-kinds.ts re-renders views with it). */
+export function subscribeConsoleKinds(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
-}
-
-/** Every kind, re-rendering when the custom kinds change. */
-export function useConsoleKinds(): AnyKind[] {
-  return useSyncExternalStore(subscribe, consoleKinds, consoleKinds);
-}
-
-/** The kind at a route segment, re-rendering when the custom kinds change (undefined until discovery has it). */
-export function useConsoleKind(segment: string): AnyKind | undefined {
-  useSyncExternalStore(subscribe, consoleKinds, consoleKinds);
-  return consoleKind(segment);
 }
 
 /** The kind stored as `resource` (a plural) in `group` ("" core), as the history API names an object's kind. */

@@ -5,7 +5,7 @@
 // entries the user cannot list (never hidden) and to fetch only lists the user may read.
 import { useQueries, useQuery } from "@tanstack/react-query";
 import type { AnyKind } from "../kinds";
-import { useConsoleKinds } from "./console-kinds";
+import { useConsoleKinds } from "./use-console-kinds";
 import { accessAttributes, decideFromRules, deniedReason } from "./access-rules";
 import { queryKeys } from "./query-keys";
 import { accessReview } from "./review-requests";
