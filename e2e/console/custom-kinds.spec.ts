@@ -80,7 +80,7 @@ test("a custom kind: sidebar, live list with printer columns, create from its sc
   test.setTimeout(180_000);
   await signIn(page, `/namespaces/${NAMESPACE}`);
   const nav = page.getByTestId(`nav-${SEGMENT}`);
-  await expect(page.getByRole("heading", { name: `Namespace ${NAMESPACE}` })).toBeVisible();
+  await expect(page.getByTestId("object-title")).toHaveText(`Namespace ${NAMESPACE}`);
   await expect(nav).toHaveCount(0);
 
   // The CRD appears in the sidebar, in a section named after its group, and on the namespace's page: no reload.

@@ -68,9 +68,14 @@ for (const k of kinds) {
 // storage version's first, the others served from it (`servedFrom`, conversion None). Every lookup below reads
 // this set, so routing, discovery, authorization and the registry follow it at once.
 
-/** Keyed by the adding source (a CRD's name): the declarations it serves, one per served version. */
-const added = new Map<string, AnyKind[]>();
-const listeners = new Set<() => void>();
+/**
+ * Keyed by the adding source (a CRD's name): the declarations it serves, one per served version. Kept on
+ * globalThis, as lib/server/runtime.ts keeps the runtime: server.ts and the Next.js bundle (route handlers, the
+ * console's server pages) load this module separately, and both must see the kinds the one controller adds.
+ */
+const shared = globalThis as { __clusterCoreAddedKinds?: { added: Map<string, AnyKind[]>; listeners: Set<() => void> } };
+shared.__clusterCoreAddedKinds ??= { added: new Map(), listeners: new Set() };
+const { added, listeners } = shared.__clusterCoreAddedKinds;
 
 /** Serve `declared` (one per version; `[]` removes) under `source`, replacing what it served before. */
 export function setAddedKinds(source: string, declared: AnyKind[]): void {
