@@ -8,6 +8,8 @@ let customKinds: AnyKind[] = [];
 let all: AnyKind[] = builtInKinds;
 let bySegment = new Map<string, AnyKind>();
 let signature = "";
+/** The kinds as the server rendered the page (the first set): what hydration must render again. */
+let seeded: AnyKind[] | undefined;
 const listeners = new Set<() => void>();
 
 /** Replace the custom kinds (from discovery); a no-op when nothing changed, so views keep their kind objects. */
@@ -18,6 +20,7 @@ export function setCustomKinds(infos: readonly CustomKindInfo[]): void {
   customKinds = infos.map(consoleKindOf);
   all = [...builtInKinds, ...customKinds];
   bySegment = new Map(customKinds.map((k) => [kindSegment(k), k]));
+  seeded ??= all;
   for (const l of listeners) l();
 }
 
@@ -37,6 +40,11 @@ export function consoleKindOfObject(apiVersion: string | undefined, kind: string
 /** Every kind: built-in first, then the custom kinds. */
 export function consoleKinds(): AnyKind[] {
   return all;
+}
+
+/** The kinds the page was rendered with on the server: the snapshot hydration renders (a later change re-renders). */
+export function hydrationConsoleKinds(): AnyKind[] {
+  return seeded ?? all;
 }
 
 export function customConsoleKinds(): AnyKind[] {
