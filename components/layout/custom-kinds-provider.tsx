@@ -7,7 +7,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef } from "react";
 import { apiRequest } from "@/lib/client/api-client";
-import { setCustomKinds } from "@/lib/client/console-kinds";
+import { seedCustomKinds, setCustomKinds } from "@/lib/client/console-kinds";
 import {
   AGGREGATED_DISCOVERY_ACCEPT, customKindsFromDiscovery, withPrinterColumns, type CrdColumnsSource, type CustomKindInfo, type DiscoveryList,
 } from "@/lib/client/custom-kinds";
@@ -30,7 +30,7 @@ export function CustomKindsProvider({ initial }: { initial: CustomKindInfo[] }) 
   if (!seeded.current) {
     // Before any view renders, so the server's HTML and the first browser render agree.
     seeded.current = true;
-    setCustomKinds(initial);
+    seedCustomKinds(initial);
   }
   const crds = useResourceList(crdKind, {}, { background: true, enabled: !!crdKind });
   const crdItems = useMemo(() => (crds.data ? [...crds.data.items.values()] : undefined), [crds.data]);

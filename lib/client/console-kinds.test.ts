@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { kindByPlural } from "../kinds";
-import { consoleKind, consoleKindOfObject, consoleKindOfResource, consoleKinds, hydrationConsoleKinds, setCustomKinds, subscribeConsoleKinds } from "./console-kinds";
+import { consoleKind, consoleKindOfObject, consoleKindOfResource, consoleKinds, hydrationConsoleKinds, seedCustomKinds, setCustomKinds, subscribeConsoleKinds } from "./console-kinds";
 import type { CustomKindInfo } from "./custom-kinds";
 
 const widget: CustomKindInfo = {
@@ -15,7 +15,7 @@ describe("the console's kinds", () => {
     const seen: number[] = [];
     const stop = subscribeConsoleKinds(() => seen.push(consoleKinds().length));
     const builtIn = consoleKinds().length;
-    setCustomKinds([widget, pods]);
+    seedCustomKinds([widget, pods]);
     expect(consoleKind("widgets.stable.example.com")?.kind).toBe("Widget");
     expect(consoleKind("pods")).toBe(kindByPlural("pods"));
     expect(consoleKind("pods.pods.example.com")?.group).toBe("pods.example.com");
@@ -32,8 +32,11 @@ describe("the console's kinds", () => {
     setCustomKinds([pods]);
     expect(consoleKind("widgets.stable.example.com")).toBeUndefined();
     expect(seen).toEqual([builtIn + 2, builtIn + 1]);
-    // Hydration renders what the server rendered: the first set.
+    // Hydration renders what the page was rendered with (the seed), until the next page's seed.
     expect(hydrationConsoleKinds()).toBe(kinds);
+    seedCustomKinds([]);
+    expect(hydrationConsoleKinds()).toBe(consoleKinds());
+    expect(consoleKinds()).toHaveLength(builtIn);
     stop();
   });
 });

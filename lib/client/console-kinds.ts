@@ -8,7 +8,7 @@ let customKinds: AnyKind[] = [];
 let all: AnyKind[] = builtInKinds;
 let bySegment = new Map<string, AnyKind>();
 let signature = "";
-/** The kinds as the server rendered the page (the first set): what hydration must render again. */
+/** The kinds the page was rendered with (`seedCustomKinds`): what hydration must render again. */
 let seeded: AnyKind[] | undefined;
 const listeners = new Set<() => void>();
 
@@ -20,8 +20,16 @@ export function setCustomKinds(infos: readonly CustomKindInfo[]): void {
   customKinds = infos.map(consoleKindOf);
   all = [...builtInKinds, ...customKinds];
   bySegment = new Map(customKinds.map((k) => [kindSegment(k), k]));
-  seeded ??= all;
   for (const l of listeners) l();
+}
+
+/**
+ * The custom kinds the page was rendered with (the server's render and the browser's first render, both before
+ * any view): what hydration renders. Later changes come through `setCustomKinds`.
+ */
+export function seedCustomKinds(infos: readonly CustomKindInfo[]): void {
+  setCustomKinds(infos);
+  seeded = all;
 }
 
 /** The kind at a console route segment: a built-in plural or a custom kind's `<plural>.<group>`. */

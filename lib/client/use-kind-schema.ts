@@ -28,7 +28,8 @@ export function useCustomKindSchema(kind: AnyKind | undefined): { schema: Record
     () => (custom && doc.data ? editorSchemaFromOpenApi(doc.data, kind!.group ?? "", kind!.version ?? "", kind!.kind) : undefined),
     [custom, doc.data, kind],
   );
-  return { schema, loading: custom && doc.isLoading };
+  // Pending, not isLoading: the server render (which never fetches) and the hydrating browser agree.
+  return { schema, loading: custom && doc.isPending };
 }
 
 export function useKindSchema(kind: AnyKind | undefined): Record<string, unknown> | undefined {
