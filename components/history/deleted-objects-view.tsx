@@ -10,7 +10,7 @@ import { listHref, objectHref } from "@/lib/client/console-routes";
 import { kindTitle } from "@/lib/client/navigation";
 import { useAccess } from "@/lib/client/use-access";
 import { toYaml } from "@/lib/client/yaml-text";
-import { kindByPlural } from "@/lib/kinds";
+import type { AnyKind } from "@/lib/kinds";
 import { Button } from "../ui/button";
 import { Dialog } from "../ui/dialog";
 import { ErrorState } from "../ui/error-state";
@@ -20,9 +20,13 @@ import { StateMessage } from "../ui/state-message";
 import { useNow } from "../ui/use-now";
 import { fetchDeleted, recreateObject, writableCopy, type Revision } from "./history-client";
 import { When, who } from "./revision-label";
+import { KindGate } from "@/components/layout/kind-gate";
 
-export function DeletedObjectsView({ plural, namespace }: { plural: string; namespace?: string }) {
-  const kind = kindByPlural(plural)!;
+export function DeletedObjectsView(props: { plural: string; namespace?: string }) {
+  return <KindGate plural={props.plural}>{(kind) => <DeletedObjectsViewOf kind={kind} {...props} />}</KindGate>;
+}
+
+function DeletedObjectsViewOf({ kind, plural, namespace }: { kind: AnyKind; plural: string; namespace?: string }) {
   const ns = kind.namespaced ? namespace : undefined;
   const now = useNow(5_000);
   const router = useRouter();

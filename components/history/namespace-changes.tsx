@@ -11,7 +11,8 @@ import Link from "next/link";
 import { useEffect, useState } from "react";
 import { tapWatchEvents } from "@/lib/client/use-resource-list";
 import { objectHref } from "@/lib/client/console-routes";
-import { kindByPlural, type KubeObject } from "@/lib/kinds";
+import type { KubeObject } from "@/lib/kinds";
+import { consoleKind, consoleKindOfResource } from "@/lib/client/console-kinds";
 import { watchEventTime } from "../namespace-view/watch-event-time";
 import { isForbidden } from "../ui/forbidden";
 import { useNow } from "../ui/use-now";
@@ -36,7 +37,7 @@ const waitsForHistory = (r: Seen, historyAt: number) => historyAt < r.seenAt + S
 const newestFirst = (a: Revision, b: Revision) => Number(b.resourceVersion) - Number(a.resourceVersion);
 
 function ChangeDiff({ change }: { change: Revision }) {
-  const kind = kindByPlural(change.resource ?? "")!;
+  const kind = consoleKindOfResource(change.resource ?? "", change.group)!;
   const meta = change.object.metadata;
   const history = useQuery({
     queryKey: ["object-history", kind.plural, meta.namespace ?? "", meta.name, "before", change.resourceVersion],
@@ -60,7 +61,7 @@ export function NamespaceChanges({ namespace }: { namespace: string }) {
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const untap = tapWatchEvents((plural, events) => {
-      const kind = kindByPlural(plural);
+      const kind = consoleKind(plural);
       const arrived = Date.now();
       const fresh: Seen[] = [];
       for (const e of events) {
@@ -119,7 +120,7 @@ export function NamespaceChanges({ namespace }: { namespace: string }) {
         <ol className="space-y-1" data-testid="namespace-changes-list">
           {shown.map((c) => {
             const pending = "seenAt" in c;
-            const kind = kindByPlural(c.resource ?? "");
+            const kind = consoleKindOfResource(c.resource ?? "", c.group);
             const name = c.object.metadata.name ?? "";
             const id = c.resourceVersion;
             return (

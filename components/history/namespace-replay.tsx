@@ -6,7 +6,7 @@ import Link from "next/link";
 import { useEffect, useMemo, useState } from "react";
 import { objectHref } from "@/lib/client/console-routes";
 import { namespaceAt, replaySteps, type ReplayObject } from "./replay-steps";
-import { kindByPlural } from "@/lib/kinds";
+import { consoleKindOfResource } from "@/lib/client/console-kinds";
 import { Button } from "../ui/button";
 import type { Revision } from "./history-client";
 import { TypeBadge, When, who } from "./revision-label";
@@ -51,7 +51,7 @@ export function NamespaceReplay({ namespace, changes, now, renderDiff }: {
 
   const objects = useMemo(() => namespaceAt(steps, at), [steps, at]);
   const step = at >= 0 ? steps[at] : undefined;
-  const stepKind = step && kindByPlural(step.resource ?? "");
+  const stepKind = step && consoleKindOfResource(step.resource ?? "", step.group);
   const positionText = step
     ? `After change ${at + 1} of ${steps.length}: ${stepKind?.kind ?? step.resource} ${step.object.metadata.name} ${done[step.type]} by ${who(step)}`
     : `An hour ago, before the first of ${steps.length} changes`;
@@ -100,7 +100,7 @@ export function NamespaceReplay({ namespace, changes, now, renderDiff }: {
         </thead>
         <tbody>
           {objects.map((o) => {
-            const kind = kindByPlural(o.resource);
+            const kind = consoleKindOfResource(o.resource, undefined);
             return (
               <tr key={o.key} data-testid="replay-object" data-name={o.name} data-state={o.state} data-changed={o.changedHere || undefined}
                 className={o.changedHere ? "bg-amber-50 dark:bg-amber-950" : o.state === "gone" ? "text-slate-600 dark:text-slate-400" : ""}>

@@ -5,7 +5,9 @@
 import { usePathname } from "next/navigation";
 import { Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { CommandPalette } from "../palette/command-palette";
+import type { CustomKindInfo } from "@/lib/client/custom-kinds";
 import { Breadcrumbs } from "./breadcrumbs";
+import { CustomKindsProvider } from "./custom-kinds-provider";
 import { Header } from "./header";
 import { KeyboardShortcuts } from "./keyboard-shortcuts";
 import { ShellUserProvider } from "./shell-user";
@@ -13,7 +15,7 @@ import { Sidebar } from "./sidebar";
 
 const SIDEBAR_ID = "console-sidebar";
 
-export function AppShell({ user, children }: { user: string; children: ReactNode }) {
+export function AppShell({ user, customKinds = [], children }: { user: string; customKinds?: CustomKindInfo[]; children: ReactNode }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
   const sidebar = useRef<HTMLElement>(null);
@@ -40,6 +42,7 @@ export function AppShell({ user, children }: { user: string; children: ReactNode
 
   return (
     <ShellUserProvider user={user}>
+      <CustomKindsProvider initial={customKinds} />
       <div className="flex h-full flex-col">
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-sm dark:focus:bg-slate-900">
           Skip to content

@@ -4,7 +4,8 @@
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { breadcrumbTrail } from "@/lib/client/navigation";
-import { kindByPlural } from "@/lib/kinds";
+import { kindSegment } from "@/lib/client/custom-kinds";
+import { useConsoleKinds } from "@/lib/client/use-console-kinds";
 import { CopyButton } from "../ui/copy-button";
 import { PinButton } from "./pin-button";
 
@@ -13,9 +14,10 @@ const roleText = { namespace: "Namespace", scope: "", kind: "", object: "", acti
 export function Breadcrumbs() {
   const pathname = usePathname();
   const search = useSearchParams();
-  const { crumbs, target } = breadcrumbTrail(pathname, search);
+  const kinds = useConsoleKinds();
+  const { crumbs, target } = breadcrumbTrail(pathname, search, kinds);
   if (crumbs.length === 0) return null;
-  const kind = target ? kindByPlural(target.plural) : undefined;
+  const kind = target ? kinds.find((k) => kindSegment(k) === target.plural) : undefined;
   const what = target && kind ? (target.name ? `${kind.kind} ${target.name}` : `${crumbs[crumbs.length - 1].label} ${target.namespace ? `in ${target.namespace}` : crumbs[0].label.toLowerCase()}`) : "";
   return (
     <div className="flex min-h-9 flex-wrap items-center gap-x-3 gap-y-1 border-b border-slate-200 px-4 py-1 dark:border-slate-800" data-testid="breadcrumb-bar">

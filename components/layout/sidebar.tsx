@@ -5,12 +5,13 @@ import Link from "next/link";
 import { useParams, usePathname } from "next/navigation";
 import { listHref, namespaceHref } from "@/lib/client/console-routes";
 import { favouriteHref, favouriteId, favouriteLabel } from "@/lib/client/favourites";
+import { useMemo } from "react";
+import { useConsoleKinds } from "@/lib/client/use-console-kinds";
+import { kindSegment } from "@/lib/client/custom-kinds";
 import { jumpKeyFor, kindTitle, navigationGroups } from "@/lib/client/navigation";
 import { useListAccess } from "@/lib/client/use-list-access";
 import { useCurrentNamespace } from "./use-current-namespace";
 import { useFavourites } from "./use-favourites";
-
-const groups = navigationGroups();
 
 const linkClass = (active: boolean) =>
   `flex items-center justify-between gap-2 rounded-md px-2 py-1 text-sm ${
@@ -27,6 +28,8 @@ export function Sidebar() {
   const pathname = usePathname();
   const canList = useListAccess(namespace);
   const { favourites } = useFavourites();
+  const kinds = useConsoleKinds();
+  const groups = useMemo(() => navigationGroups(kinds), [kinds]);
   // Static routes (/namespaces) carry no [plural] param; their first segment is the kind.
   const activePlural = params.plural ?? (/^\/[^/]+$/.test(pathname) ? pathname.slice(1) : undefined);
   const overviewActive = pathname === "/" || /^\/namespaces\/[^/]+$/.test(pathname);
@@ -65,16 +68,17 @@ export function Sidebar() {
           <h2 className={headingClass}>{group.title}</h2>
           <ul className="space-y-0.5">
             {group.kinds.map((kind) => {
-              const active = activePlural === kind.plural;
+              const segment = kindSegment(kind);
+              const active = activePlural === segment;
               const key = jumpKeyFor(kind.plural);
               const access = canList(kind);
               return (
-                <li key={kind.plural}>
+                <li key={segment}>
                   <Link
                     href={listHref(kind, namespace)}
                     className={linkClass(active)}
                     aria-current={active ? "page" : undefined}
-                    data-testid={`nav-${kind.plural}`}
+                    data-testid={`nav-${segment}`}
                     data-listable={access.allowed}
                     title={access.allowed ? undefined : access.reason}
                   >

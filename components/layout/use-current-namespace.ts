@@ -4,7 +4,7 @@
 import { useParams, usePathname, useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
 import { rememberKnownNamespace } from "@/lib/client/known-namespaces";
-import { kindByPlural } from "@/lib/kinds";
+import { consoleKind } from "@/lib/client/console-kinds";
 
 const STORAGE_KEY = "cc-namespace";
 
@@ -25,7 +25,7 @@ export function useCurrentNamespace(): CurrentNamespace {
   let namespace = "";
   // Static routes (the Namespaces list at /namespaces) have no [plural] param: the first segment names the kind.
   const plural = params.plural ?? pathname.split("/")[1];
-  const kind = plural ? kindByPlural(plural) : undefined;
+  const kind = plural ? consoleKind(plural) : undefined;
   if (params.namespace) namespace = decodeURIComponent(params.namespace);
   else if (pathname.startsWith("/create/")) namespace = search.get("namespace") ?? "";
   else if (kind && !kind.namespaced) fromUrl = false;

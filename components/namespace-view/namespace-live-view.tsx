@@ -17,6 +17,9 @@ import { watchEventTime } from "./watch-event-time";
 import { withoutHeartbeats } from "./heartbeats";
 import { podStateCounts } from "./pod-state-counts";
 import { kindByPlural, kinds, type AnyKind, type KubeObject } from "@/lib/kinds";
+import { consoleKind } from "@/lib/client/console-kinds";
+import { useConsoleKinds } from "@/lib/client/use-console-kinds";
+import { isCustomKind, kindSegment } from "@/lib/client/custom-kinds";
 import { humanDuration } from "@/lib/kinds/columns";
 import { EventRows, eventTime } from "../resource-details/events-panel";
 import { LiveIndicator } from "../resource-table/live-indicator";
@@ -57,6 +60,10 @@ function useLists(viewKinds: AnyKind[], namespace: string | undefined): Map<stri
 export function NamespaceLiveView({ namespace, embedded }: { namespace?: string; embedded?: boolean }) {
   const viewKinds = useMemo(() => (namespace ? kinds.filter((k) => k.namespaced) : kinds), [namespace]);
   const lists = useLists(viewKinds, namespace);
+  // Custom kinds come and go while the page is open: each has its own tile (its own list hook).
+  const allKinds = useConsoleKinds();
+  const customKinds = useMemo(() => allKinds.filter((k) => isCustomKind(k) && (!namespace || k.namespaced)), [allKinds, namespace]);
+  const customSegments = useMemo(() => new Set(customKinds.map(kindSegment)), [customKinds]);
   const now = useNow(1_000);
   const [changes, setChanges] = useState<Change[]>([]);
   const [paused, setPaused] = useState(false);
@@ -64,8 +71,8 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
   useEffect(
     () =>
       tapWatchEvents((plural, events: readonly WatchEvent[], before) => {
-        const kind = kindByPlural(plural);
-        if (embedded || !kind || !viewKinds.includes(kind) || paused) return;
+        const kind = consoleKind(plural);
+        if (embedded || !kind || !(viewKinds.includes(kind) || customSegments.has(plural)) || paused) return;
         const fresh: Change[] = [];
         const arrived = Date.now();
         for (const e of withoutHeartbeats(kind, events, before)) {
@@ -76,7 +83,7 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
         }
         if (fresh.length) setChanges((prev) => [...fresh.reverse(), ...prev].slice(0, MAX_CHANGES));
       }),
-    [viewKinds, namespace, paused, embedded],
+    [viewKinds, customSegments, namespace, paused, embedded],
   );
 
   const podList = lists.get("pods");
@@ -87,7 +94,7 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
   const statuses = readable.map((l) => l.status);
   const allForbidden = lists.size > 0 && readable.length === 0;
   const overall = statuses.includes("error") ? "error" : statuses.some((s) => s === "reconnecting" || s === "relisting") ? "reconnecting" : statuses.every((s) => s === "live") ? "live" : "connecting";
-  const groups = navigationGroups().map((g) => ({ ...g, kinds: g.kinds.filter((k) => viewKinds.includes(k)) })).filter((g) => g.kinds.length);
+  const groups = navigationGroups(allKinds).map((g) => ({ ...g, kinds: g.kinds.filter((k) => viewKinds.includes(k) || customKinds.includes(k)) })).filter((g) => g.kinds.length);
   // All namespaces shows nothing to a user bound only inside namespaces: open the first one they reach.
   useLandInReachableNamespace(allForbidden && !namespace && !embedded, (ns) => namespaceHref(ns));
 
@@ -142,28 +149,8 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
       <section aria-label="Counts per kind" className="mb-6 grid grid-cols-[repeat(auto-fill,minmax(11rem,1fr))] gap-3" data-testid="kind-counts">
         {groups.flatMap((g) =>
           g.kinds.map((kind) => {
-            const list = lists.get(kind.plural)!;
-            const count = list.data?.items.size;
-            return (
-              <Link
-                key={kind.plural}
-                href={listHref(kind, namespace)}
-                className="rounded-lg border border-slate-200 px-3 py-2 hover:border-blue-400 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-800 dark:hover:border-blue-700"
-                data-testid={`count-${kind.plural}`}
-              >
-                <span className="block truncate text-xs text-slate-600 dark:text-slate-400" title={kindTitle(kind)}>
-                  {kindTitle(kind)}
-                </span>
-                <span className="tabular block h-8 text-2xl font-semibold" title={list.error?.message}>
-                  {isForbidden(list.error) ? (
-                    <>
-                      <span aria-hidden="true">—</span>
-                      <span className="sr-only">not allowed</span>
-                    </>
-                  ) : list.error ? "!" : count === undefined ? "…" : count}
-                </span>
-              </Link>
-            );
+            const list = isCustomKind(kind) ? undefined : lists.get(kind.plural);
+            return list ? <CountTile key={kindSegment(kind)} kind={kind} list={list} namespace={namespace} /> : <CustomCountTile key={kindSegment(kind)} kind={kind} namespace={namespace} />;
           }),
         )}
       </section>
@@ -217,4 +204,32 @@ export function NamespaceLiveView({ namespace, embedded }: { namespace?: string;
       </div>
     </div>
   );
+}
+
+function CountTile({ kind, list, namespace }: { kind: AnyKind; list: ResourceListResult; namespace?: string }) {
+  const count = list.data?.items.size;
+  return (
+    <Link
+      href={listHref(kind, namespace)}
+      className="rounded-lg border border-slate-200 px-3 py-2 hover:border-blue-400 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-800 dark:hover:border-blue-700"
+      data-testid={`count-${kindSegment(kind)}`}
+    >
+      <span className="block truncate text-xs text-slate-600 dark:text-slate-400" title={kindTitle(kind)}>
+        {kindTitle(kind)}
+      </span>
+      <span className="tabular block h-8 text-2xl font-semibold" title={list.error?.message}>
+        {isForbidden(list.error) ? (
+          <>
+            <span aria-hidden="true">—</span>
+            <span className="sr-only">not allowed</span>
+          </>
+        ) : list.error ? "!" : count === undefined ? "…" : count}
+      </span>
+    </Link>
+  );
+}
+
+/** A custom kind's tile: its own live list, so kinds can come and go without changing the page's hooks. */
+function CustomCountTile({ kind, namespace }: { kind: AnyKind; namespace?: string }) {
+  return <CountTile kind={kind} list={useResourceList(kind, { namespace })} namespace={namespace} />;
 }

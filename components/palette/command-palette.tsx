@@ -8,6 +8,8 @@ import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type Key
 import { listHref, namespaceHref, objectHref } from "@/lib/client/console-routes";
 import { favouriteHref, favouriteId, favouriteLabel } from "@/lib/client/favourites";
 import { kindTitle, navigationGroups } from "@/lib/client/navigation";
+import { useConsoleKinds } from "@/lib/client/use-console-kinds";
+import { kindSegment } from "@/lib/client/custom-kinds";
 import { parsePaletteQuery, rank, rankGroups, searchObjects } from "@/lib/client/palette-search";
 import { useNamespaces } from "@/lib/client/use-namespaces";
 import { useCurrentNamespace } from "../layout/use-current-namespace";
@@ -30,7 +32,6 @@ interface Group {
   items: Item[];
 }
 
-const orderedKinds = navigationGroups().flatMap((g) => g.kinds);
 
 export function CommandPalette() {
   const [open, setOpen] = useState(false);
@@ -39,6 +40,8 @@ export function CommandPalette() {
   const dialog = useRef<HTMLDialogElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const returnFocus = useRef<HTMLElement | null>(null);
+  const kinds = useConsoleKinds();
+  const orderedKinds = useMemo(() => navigationGroups(kinds).flatMap((g) => g.kinds), [kinds]);
   const listId = useId();
   const router = useRouter();
   const { namespace } = useCurrentNamespace();
@@ -103,10 +106,10 @@ export function CommandPalette() {
       const overview = rankOf("Overview", "home", "all namespaces");
       if (overview !== undefined) goTo.push({ id: "go-overview", rank: overview, title: "Overview", detail: "all namespaces", href: "/" });
       for (const kind of orderedKinds) {
-        const r = rankOf(kindTitle(kind), kind.plural, kind.kind, ...(kind.shortNames ?? []));
+        const r = rankOf(kindTitle(kind), kindSegment(kind), kind.kind, ...(kind.shortNames ?? []));
         if (r === undefined) continue;
         const scope = kind.namespaced ? (namespace ? `in ${namespace}` : "in all namespaces") : "cluster";
-        goTo.push({ id: `go-kind-${kind.plural}`, rank: r, title: kindTitle(kind), detail: scope, href: listHref(kind, namespace) });
+        goTo.push({ id: `go-kind-${kindSegment(kind)}`, rank: r, title: kindTitle(kind), detail: scope, href: listHref(kind, namespace) });
       }
       out.push({ id: "go", label: "Go to", items: goTo });
       const ns: Item[] = [];
@@ -118,7 +121,7 @@ export function CommandPalette() {
     }
     for (const { kind, hits, total } of searchObjects(sources, query)) {
       const items: Item[] = hits.map(({ obj, label, score }) => ({
-        id: `obj-${kind.plural}-${obj.metadata.namespace ?? ""}-${obj.metadata.name}`,
+        id: `obj-${kindSegment(kind)}-${obj.metadata.namespace ?? ""}-${obj.metadata.name}`,
         rank: score,
         title: obj.metadata.name ?? "",
         detail: [obj.metadata.namespace, label].filter(Boolean).join(" · ") || undefined,
@@ -126,13 +129,13 @@ export function CommandPalette() {
       }));
       if (total > hits.length) {
         const param = query.selector ? `l=${encodeURIComponent(query.text)}` : `q=${encodeURIComponent(query.text)}`;
-        items.push({ id: `more-${kind.plural}`, rank: Infinity, title: `All ${total} matching ${kindTitle(kind)}`, detail: "open the list", href: `${listHref(kind)}?${param}` });
+        items.push({ id: `more-${kindSegment(kind)}`, rank: Infinity, title: `All ${total} matching ${kindTitle(kind)}`, detail: "open the list", href: `${listHref(kind)}?${param}` });
       }
-      out.push({ id: `kind-${kind.plural}`, label: `${kindTitle(kind)} (${total})`, items });
+      out.push({ id: `kind-${kindSegment(kind)}`, label: `${kindTitle(kind)} (${total})`, items });
     }
     // Exact names first, then prefixes, then the rest, whatever kind of entry they are.
     return rankGroups(out.filter((g) => g.items.length > 0));
-  }, [open, query, favourites, namespace, namespaces, sources]);
+  }, [open, query, favourites, namespace, namespaces, sources, orderedKinds]);
 
   const flat = groups.flatMap((g) => g.items);
   const activeIndex = Math.min(active, Math.max(flat.length - 1, 0));

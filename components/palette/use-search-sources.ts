@@ -16,7 +16,10 @@ import { collectionPath } from "@/lib/client/resource-path";
 import { rulesQuery } from "@/lib/client/use-access";
 import { useListAccess } from "@/lib/client/use-list-access";
 import { useNamespaces } from "@/lib/client/use-namespaces";
-import { kindByPlural, kinds, type AnyKind, type KubeObject } from "@/lib/kinds";
+import type { AnyKind, KubeObject } from "@/lib/kinds";
+import { consoleKind } from "@/lib/client/console-kinds";
+import { useConsoleKinds } from "@/lib/client/use-console-kinds";
+import { kindSegment } from "@/lib/client/custom-kinds";
 
 const FETCH_STALE_MS = 60_000;
 
@@ -31,7 +34,7 @@ function liveLists(client: ReturnType<typeof useQueryClient>): LiveList[] {
   for (const [key, state] of client.getQueriesData<ListState>({ queryKey: [...queryKeys.all, "list"] })) {
     // Only whole lists: a label or field selector (an object page's single-object watch) is a part.
     const [, , plural, namespace, labelSelector, fieldSelector] = key as string[];
-    const kind = kindByPlural(plural);
+    const kind = consoleKind(plural);
     if (!kind || !state?.items || labelSelector || fieldSelector) continue;
     out.push({ kind, namespace: namespace ?? "", state });
   }
@@ -54,6 +57,7 @@ export function useSearchSources(open: boolean): { sources: SearchSource[]; fetc
     });
   }, [client, open]);
 
+  const kinds = useConsoleKinds();
   const canListAll = useListAccess("", { enabled: open });
   const denied = open ? kinds.filter((k) => !canListAll(k).allowed) : [];
   const deniedNamespaced = denied.filter((k) => k.namespaced);
@@ -62,7 +66,7 @@ export function useSearchSources(open: boolean): { sources: SearchSource[]; fetc
 
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const live = useMemo(() => (open ? liveLists(client) : []), [client, open, version]);
-  const liveScopes = new Set(live.map((l) => `${l.kind.plural}/${l.namespace}`));
+  const liveScopes = new Set(live.map((l) => `${kindSegment(l.kind)}/${l.namespace}`));
 
   const wanted: { kind: AnyKind; namespace: string }[] = [];
   const notListed: AnyKind[] = [];
@@ -71,7 +75,7 @@ export function useSearchSources(open: boolean): { sources: SearchSource[]; fetc
       const access = canListAll(kind);
       if (access.decision === "loading") continue;
       if (access.allowed) {
-        if (!liveScopes.has(`${kind.plural}/`)) wanted.push({ kind, namespace: "" });
+        if (!liveScopes.has(`${kindSegment(kind)}/`)) wanted.push({ kind, namespace: "" });
         continue;
       }
       let any = false;
@@ -80,7 +84,7 @@ export function useSearchSources(open: boolean): { sources: SearchSource[]; fetc
           const status = rules[i]?.data;
           if (!status || decideFromRules(status, accessAttributes(kind, "list")) === "denied") return;
           any = true;
-          if (!liveScopes.has(`${kind.plural}/${ns}`)) wanted.push({ kind, namespace: ns });
+          if (!liveScopes.has(`${kindSegment(kind)}/${ns}`)) wanted.push({ kind, namespace: ns });
         });
       }
       if (!any) notListed.push(kind);
@@ -89,7 +93,7 @@ export function useSearchSources(open: boolean): { sources: SearchSource[]; fetc
 
   const fetched = useQueries({
     queries: wanted.map(({ kind, namespace }) => ({
-      queryKey: queryKeys.searchList(kind.plural, namespace),
+      queryKey: queryKeys.searchList(kindSegment(kind), namespace),
       queryFn: async ({ signal }: { signal?: AbortSignal }) => {
         const body = maskedList(kind, await apiRequest<ListBody>(collectionPath(kind, namespace || undefined), { signal }));
         return (body.items ?? []).map(stripObject);

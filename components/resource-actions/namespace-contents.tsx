@@ -8,20 +8,21 @@ import { useQueries } from "@tanstack/react-query";
 import { apiRequest } from "@/lib/client/api-client";
 import { countText, countUrl, listCount, type ListPage, type ObjectCount } from "@/lib/client/list-count";
 import { kindTitle } from "@/lib/client/navigation";
-import { kinds } from "@/lib/kinds";
+import { useConsoleKinds } from "@/lib/client/use-console-kinds";
+import { kindSegment } from "@/lib/client/custom-kinds";
 import { isForbidden } from "../ui/forbidden";
 
 /** Counted for at most this many namespaces at once (a bulk delete of more names them only). */
 const COUNTED_NAMESPACES = 10;
 
-const namespacedKinds = kinds.filter((k) => k.namespaced);
-
 export function NamespaceContents({ namespaces }: { namespaces: string[] }) {
   const counted = namespaces.slice(0, COUNTED_NAMESPACES);
+  // Custom kinds too: their objects go with the namespace as well.
+  const namespacedKinds = useConsoleKinds().filter((k) => k.namespaced);
   const queries = useQueries({
     queries: counted.flatMap((namespace) =>
       namespacedKinds.map((kind) => ({
-        queryKey: ["cluster-core", "namespace-contents", namespace, kind.plural],
+        queryKey: ["cluster-core", "namespace-contents", namespace, kindSegment(kind)],
         queryFn: async () => listCount(await apiRequest<ListPage>(countUrl(kind, namespace))),
         retry: false,
         staleTime: 0,
@@ -38,10 +39,10 @@ export function NamespaceContents({ namespaces }: { namespaces: string[] }) {
       return;
     }
     if (!q.data) return;
-    const sum = totals.get(kind.plural) ?? { count: 0, atLeast: false };
-    totals.set(kind.plural, { count: sum.count + q.data.count, atLeast: sum.atLeast || q.data.atLeast });
+    const sum = totals.get(kindSegment(kind)) ?? { count: 0, atLeast: false };
+    totals.set(kindSegment(kind), { count: sum.count + q.data.count, atLeast: sum.atLeast || q.data.atLeast });
   });
-  const held = namespacedKinds.filter((k) => (totals.get(k.plural)?.count ?? 0) > 0);
+  const held = namespacedKinds.filter((k) => (totals.get(kindSegment(k))?.count ?? 0) > 0);
 
   return (
     <div className="mb-4 rounded-md border border-red-200 px-3 py-2 text-sm dark:border-red-900" data-testid="namespace-contents" data-state={loading ? "loading" : "ready"}>
@@ -58,8 +59,8 @@ export function NamespaceContents({ namespaces }: { namespaces: string[] }) {
       {!loading && held.length > 0 && (
         <ul className="mt-1 grid grid-cols-2 gap-x-4 font-mono text-xs" data-testid="namespace-contents-list">
           {held.map((k) => (
-            <li key={k.plural} data-testid="namespace-contents-item" data-kind={k.kind}>
-              {countText(k.kind, kindTitle(k), totals.get(k.plural)!)}
+            <li key={kindSegment(k)} data-testid="namespace-contents-item" data-kind={k.kind}>
+              {countText(k.kind, kindTitle(k), totals.get(kindSegment(k))!)}
             </li>
           ))}
         </ul>

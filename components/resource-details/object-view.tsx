@@ -17,8 +17,9 @@ import { useAccessChecker } from "@/lib/client/use-access";
 import { useResourceList } from "@/lib/client/use-resource-list";
 import { ObjectYamlActions } from "../layout/object-yaml-actions";
 import { toYaml } from "@/lib/client/yaml-text";
-import { kindByPlural } from "@/lib/kinds";
+import type { AnyKind } from "@/lib/kinds";
 import { detailSections, KindSection } from "../kinds/detail-sections";
+import { isCustomKind } from "@/lib/client/custom-kinds";
 import { DeleteDialog } from "../resource-actions/delete-dialog";
 import { LiveIndicator } from "../resource-table/live-indicator";
 import { Button } from "../ui/button";
@@ -39,6 +40,7 @@ import { ProblemsPanel } from "./problems-panel";
 import { RelationsPanel } from "./relations-panel";
 import { Section } from "./section";
 import { StatusPanel } from "./status-panel";
+import { KindGate } from "@/components/layout/kind-gate";
 
 // Top-level fields shown by dedicated panels (or server-owned); everything else is the object's "spec".
 const shownElsewhere = new Set(["apiVersion", "kind", "metadata", "status"]);
@@ -64,8 +66,11 @@ const POLL_MS = 3_000;
  * `liveTab`, when given, is a first tab shown by default (the namespace page's live view of its content);
  * the object's own tabs are then `?tab=overview` and `?tab=yaml`.
  */
-export function ObjectView({ plural, namespace, name, liveTab }: { plural: string; namespace?: string; name: string; liveTab?: { label: string; content: ReactNode } }) {
-  const kind = kindByPlural(plural)!;
+export function ObjectView(props: { plural: string; namespace?: string; name: string; liveTab?: { label: string; content: ReactNode } }) {
+  return <KindGate plural={props.plural}>{(kind) => <ObjectViewOf kind={kind} {...props} />}</KindGate>;
+}
+
+function ObjectViewOf({ kind, plural, namespace, name, liveTab }: { kind: AnyKind; plural: string; namespace?: string; name: string; liveTab?: { label: string; content: ReactNode } }) {
   const router = useRouter();
   const pathname = usePathname();
   const search = useSearchParams();
@@ -74,7 +79,7 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
   const list = useResourceList(kind, { namespace, fieldSelector: `metadata.name=${name}` });
   const listForbidden = isForbidden(list.error);
   const single = useQuery({
-    queryKey: queryKeys.object(kind.plural, namespace ?? "", name),
+    queryKey: queryKeys.object(plural, namespace ?? "", name),
     queryFn: async () => maskIfSecret(kind, await getObject(kind, namespace, name)),
     enabled: listForbidden,
     refetchInterval: (q) => (q.state.error ? false : POLL_MS),
@@ -86,7 +91,9 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
   const loaded = listForbidden ? single.data !== undefined || (single.error as { code?: number } | null)?.code === 404 : !!list.data;
   const loadError = listForbidden ? (single.error && (single.error as { code?: number }).code !== 404 ? single.error : null) : list.error && !list.data ? list.error : null;
   const now = useNow(1_000);
-  const YamlTab = detailSections[kind.kind]?.YamlTab ?? ObjectYamlEditor;
+  // A custom kind never takes a built-in kind's sections, whatever its kind's name.
+  const section = isCustomKind(kind) ? undefined : detailSections[kind.kind];
+  const YamlTab = section?.YamlTab ?? ObjectYamlEditor;
   usePreloadYamlEditor();
   const [deleting, setDeleting] = useState(search.get("delete") === "1");
   // Just created by the console (create-view, the name dialog): said once, and the URL is cleaned so a
@@ -191,12 +198,12 @@ export function ObjectView({ plural, namespace, name, liveTab }: { plural: strin
           {/* One order for every kind, after what is wrong: the kind's own details first (its section, or,
               without one, its content), then metadata, owners and dependents, relations, the rest of the spec,
               status, Events. */}
-          {detailSections[kind.kind] ? <KindSection kindName={kind.kind} obj={obj} now={now} /> : <ContentYaml body={body} />}
+          {section ? <KindSection kindName={kind.kind} obj={obj} now={now} /> : <ContentYaml body={body} />}
           <MetadataPanel kind={kind} obj={obj} now={now} />
           <DependentsPanel kind={kind} obj={obj} now={now} />
           <RelationsPanel kind={kind} obj={obj} />
-          {detailSections[kind.kind]?.keepContent && <ContentYaml body={body} />}
-          {!detailSections[kind.kind]?.coversStatus && <StatusPanel status={obj.status} now={now} />}
+          {section?.keepContent && <ContentYaml body={body} />}
+          {!section?.coversStatus && <StatusPanel status={obj.status} now={now} />}
           <EventsPanel kindName={kind.kind} namespace={kind.namespaced ? namespace : undefined} name={name} now={now} />
         </ScrollBox>
       )}

@@ -14,7 +14,7 @@ import { kindTitle } from "@/lib/client/navigation";
 import { createsByNameOnly, DEFAULT_NAMESPACE } from "@/lib/client/templates";
 import { useAccessChecker } from "@/lib/client/use-access";
 import { useResourceList } from "@/lib/client/use-resource-list";
-import { kindByPlural, type KubeObject } from "@/lib/kinds";
+import type { AnyKind, KubeObject } from "@/lib/kinds";
 import { parseLabelSelector } from "@/lib/selectors/label-selector";
 import { ReachableNamespaces, useLandInReachableNamespace } from "../layout/reachable-namespaces";
 import { CreateByNameDialog } from "../resource-actions/create-by-name-dialog";
@@ -33,6 +33,7 @@ import { RenderedAt } from "./clock";
 import type { FirstPage } from "./first-page";
 import { deletedHref } from "../history/history-client";
 import { useClaimReasonColumn } from "../kinds/persistent-volume-claim/claim-reason-column";
+import { KindGate } from "@/components/layout/kind-gate";
 
 /** Warning events stand out from the Normal ones around them. */
 const eventTone = (obj: KubeObject): RowTone => ((obj as { type?: string }).type === "Warning" ? "warning" : undefined);
@@ -41,8 +42,11 @@ const eventTone = (obj: KubeObject): RowTone => ((obj as { type?: string }).type
  * `firstPage`: the list's first rows as the server read them for this page, shown (not live, not selectable)
  * until the browser's list of the whole collection arrives — only while the view shows rows in name order.
  */
-export function ResourceListView({ plural, namespace, firstPage }: { plural: string; namespace?: string; firstPage?: FirstPage }) {
-  const kind = kindByPlural(plural)!;
+export function ResourceListView(props: { plural: string; namespace?: string; firstPage?: FirstPage }) {
+  return <KindGate plural={props.plural}>{(kind) => <ResourceListViewOf kind={kind} {...props} />}</KindGate>;
+}
+
+function ResourceListViewOf({ kind, plural, namespace, firstPage }: { kind: AnyKind; plural: string; namespace?: string; firstPage?: FirstPage }) {
   const title = kindTitle(kind);
   const url = useListUrlState();
   const list = useResourceList(kind, { namespace });

@@ -11,14 +11,19 @@ import { ApiError, type StatusCause } from "@/lib/client/api-error";
 import { createdHref, objectHref } from "@/lib/client/console-routes";
 import { createObject } from "@/lib/client/object-writes";
 import { DEFAULT_NAMESPACE, templateYaml } from "@/lib/client/templates";
-import { useMultiKindSchema } from "@/lib/client/use-kind-schema";
+import { useCustomKindSchema, useMultiKindSchema } from "@/lib/client/use-kind-schema";
 import { explainStatusMessage } from "@/lib/client/status-message";
-import { parseYamlDocuments, YamlSyntaxError } from "@/lib/client/yaml-text";
-import { apiVersionOf, kindByKind, kindByPlural, type KubeObject } from "@/lib/kinds";
+import { parseYamlDocuments, toYaml, YamlSyntaxError } from "@/lib/client/yaml-text";
+import { exampleObject } from "@/lib/client/custom-kind-schema";
+import { isCustomKind, kindSegment } from "@/lib/client/custom-kinds";
+import { StateMessage } from "../ui/state-message";
+import { apiVersionOf, type AnyKind, type KubeObject } from "@/lib/kinds";
 import { Button } from "../ui/button";
 import { causeMarkers, CauseList } from "./cause-list";
 import { LazyYamlEditor } from "./lazy-editor";
 import type { FieldMarker, YamlEditorHandle } from "./yaml-editor";
+import { KindGate } from "@/components/layout/kind-gate";
+import { consoleKindOfObject } from "@/lib/client/console-kinds";
 
 interface Outcome {
   label: string;
@@ -47,11 +52,22 @@ function OutcomeError({ message }: { message: string }) {
   );
 }
 
-export function CreateView({ plural, namespace }: { plural: string; namespace?: string }) {
-  const kind = kindByPlural(plural)!;
+export function CreateView(props: { plural: string; namespace?: string }) {
+  return <KindGate plural={props.plural}>{(kind) => (isCustomKind(kind) ? <CustomCreateView kind={kind} {...props} /> : <CreateViewOf kind={kind} {...props} />)}</KindGate>;
+}
+
+/** A custom kind starts from an example generated from its schema (read from the server first). */
+function CustomCreateView({ kind, plural, namespace }: { kind: AnyKind; plural: string; namespace?: string }) {
+  const { schema, loading } = useCustomKindSchema(kind);
+  if (loading) return <StateMessage title={`Loading the schema of ${kind.kind}…`} />;
+  const ns = kind.namespaced ? namespace || DEFAULT_NAMESPACE : undefined;
+  return <CreateViewOf kind={kind} plural={plural} namespace={namespace} initialYaml={toYaml(exampleObject(schema, apiVersionOf(kind), kind.kind, ns))} />;
+}
+
+function CreateViewOf({ kind, namespace, initialYaml }: { kind: AnyKind; plural: string; namespace?: string; initialYaml?: string }) {
   const router = useRouter();
   const schema = useMultiKindSchema(kind);
-  const [initialText] = useState(() => templateYaml(kind, namespace));
+  const [initialText] = useState(() => initialYaml ?? templateYaml(kind, namespace));
   const editorHandle = useRef<YamlEditorHandle | null>(null);
   const [outcomes, setOutcomes] = useState<Outcome[]>([]);
   const [problem, setProblem] = useState<{ message: string; causes: StatusCause[]; code?: number } | undefined>();
@@ -78,7 +94,7 @@ export function CreateView({ plural, namespace }: { plural: string; namespace?: 
     setBusy(true);
     const results: Outcome[] = [];
     for (const [document, doc] of docs.entries()) {
-      const docKind = doc.kind ? kindByKind(doc.kind) : undefined;
+      const docKind = doc.kind ? consoleKindOfObject(doc.apiVersion, doc.kind) : undefined;
       const name = doc.metadata?.name ?? doc.metadata?.generateName ?? "(unnamed)";
       const label = `${doc.kind ?? "?"} ${name}`;
       if (!docKind || (doc.apiVersion && doc.apiVersion !== apiVersionOf(docKind))) {
@@ -146,7 +162,7 @@ export function CreateView({ plural, namespace }: { plural: string; namespace?: 
       )}
       <div className="min-h-[24rem] flex-1">
         <LazyYamlEditor
-          path={`file:///create/${kind.plural}.yaml`}
+          path={`file:///create/${kindSegment(kind)}.yaml`}
           initialValue={initialText}
           onReady={(handle) => (editorHandle.current = handle)}
           schema={schema}

@@ -20,6 +20,7 @@ import { ApiError, type StatusCause } from "@/lib/client/api-error";
 import { CONSOLE_FIELD_MANAGER, getObject, updateObject } from "@/lib/client/object-writes";
 import { threeWayMerge, unstoredChanges, type Choice, type FieldChange } from "./three-way-merge";
 import { useKindSchema } from "@/lib/client/use-kind-schema";
+import { kindSegment } from "@/lib/client/custom-kinds";
 import { parseYamlObject, toYaml, YamlSyntaxError } from "@/lib/client/yaml-text";
 import type { AnyKind, KubeObject } from "@/lib/kinds";
 import { Button } from "../ui/button";
@@ -83,7 +84,7 @@ export function ObjectYamlEditor({ kind, live, readOnlyReason }: { kind: AnyKind
   const [busy, setBusy] = useState(false);
   const [review, setReview] = useState<Review | undefined>();
   const dirty = text !== baseText;
-  const modelPath = `file:///${kind.plural}/${live.metadata.namespace ?? "_"}/${live.metadata.name}.yaml`;
+  const modelPath = `file:///${kindSegment(kind)}/${live.metadata.namespace ?? "_"}/${live.metadata.name}.yaml`;
   // The list's copy may still be older than what a save just answered (its watch event has not arrived):
   // that is not a change on the server.
   const changedOnServer = newerRevision(live.metadata.resourceVersion, base.metadata.resourceVersion);

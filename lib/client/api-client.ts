@@ -10,6 +10,8 @@ export interface RequestOptions {
   body?: unknown;
   contentType?: string;
   signal?: AbortSignal;
+  /** The Accept header (default JSON), e.g. aggregated discovery's media type. */
+  accept?: string;
 }
 
 let onUnauthorized: (() => void) | undefined;
@@ -25,7 +27,7 @@ export function apiHeaders(extra: Record<string, string> = {}): Record<string, s
 
 /** Sends one request; answers the parsed JSON body or throws an ApiError built from the v1 Status. */
 export async function apiRequest<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
-  const headers = apiHeaders();
+  const headers = apiHeaders(options.accept ? { Accept: options.accept } : {});
   let body: string | undefined;
   if (options.body !== undefined) {
     headers["Content-Type"] = options.contentType ?? "application/json";

@@ -1,17 +1,18 @@
 // The console's own URLs (deep links). Every view is addressable, so a reload or a shared link lands on
 // the same view; filters and sort ride in the query string.
 import type { AnyKind } from "../kinds";
+import { kindSegment } from "./custom-kinds";
 
 export const ALL_NAMESPACES = "";
 
 const seg = encodeURIComponent;
 
 export function listHref(kind: AnyKind, namespace?: string): string {
-  return kind.namespaced && namespace ? `/namespaces/${seg(namespace)}/${kind.plural}` : `/${kind.plural}`;
+  return kind.namespaced && namespace ? `/namespaces/${seg(namespace)}/${kindSegment(kind)}` : `/${kindSegment(kind)}`;
 }
 
 export function objectHref(kind: AnyKind, namespace: string | undefined, name: string): string {
-  return kind.namespaced && namespace ? `/namespaces/${seg(namespace)}/${kind.plural}/${seg(name)}` : `/${kind.plural}/${seg(name)}`;
+  return kind.namespaced && namespace ? `/namespaces/${seg(namespace)}/${kindSegment(kind)}/${seg(name)}` : `/${kindSegment(kind)}/${seg(name)}`;
 }
 
 /** The query parameter that tells an object's page the console has just created it. */
@@ -23,7 +24,7 @@ export function createdHref(objectPageHref: string): string {
 }
 
 export function createHref(kind: AnyKind, namespace?: string): string {
-  return `/create/${kind.plural}${kind.namespaced && namespace ? `?namespace=${seg(namespace)}` : ""}`;
+  return `/create/${kindSegment(kind)}${kind.namespaced && namespace ? `?namespace=${seg(namespace)}` : ""}`;
 }
 
 /** The namespace live view; without a namespace, the overview of all namespaces. */

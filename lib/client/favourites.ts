@@ -1,7 +1,7 @@
 // Pinned favourites: objects and lists the user pins, shown in the sidebar and first in the palette. Kept in
 // localStorage per user (the key names the signed-in user, so two people sharing a browser keep their own),
 // in the order pinned. Pure functions here; `components/layout/use-favourites.ts` is the hook.
-import { kindByPlural } from "../kinds";
+import { consoleKind } from "./console-kinds";
 import { listHref, objectHref } from "./console-routes";
 import { kindTitle } from "./navigation";
 
@@ -41,7 +41,7 @@ export function parseFavourites(text: string | null): Favourite[] {
     const parsed: unknown = JSON.parse(text ?? "[]");
     if (!Array.isArray(parsed)) return [];
     return parsed
-      .filter((f): f is Favourite => !!f && typeof f === "object" && typeof (f as Favourite).plural === "string" && !!kindByPlural((f as Favourite).plural))
+      .filter((f): f is Favourite => !!f && typeof f === "object" && typeof (f as Favourite).plural === "string" && !!consoleKind((f as Favourite).plural))
       .filter((f) => (f.namespace === undefined || typeof f.namespace === "string") && (f.name === undefined || typeof f.name === "string"))
       .map(normalise)
       .slice(0, MAX_FAVOURITES);
@@ -51,13 +51,13 @@ export function parseFavourites(text: string | null): Favourite[] {
 }
 
 export function favouriteHref(f: Favourite): string {
-  const kind = kindByPlural(f.plural)!;
+  const kind = consoleKind(f.plural)!;
   return f.name ? objectHref(kind, f.namespace, f.name) : listHref(kind, f.namespace);
 }
 
 /** "nginx" / "Pods"; `detail` says where: "Pod in shop", "in all namespaces". */
 export function favouriteLabel(f: Favourite): { title: string; detail: string } {
-  const kind = kindByPlural(f.plural)!;
+  const kind = consoleKind(f.plural)!;
   if (f.name) return { title: f.name, detail: f.namespace ? `${kind.kind} in ${f.namespace}` : kind.kind };
   return { title: kindTitle(kind), detail: kind.namespaced ? (f.namespace ? `in ${f.namespace}` : "in all namespaces") : "cluster" };
 }

@@ -3,6 +3,8 @@
 // Core kinds are placed by plural; kinds of other API groups are placed by their group (every RBAC kind
 // lands in "Access control" without being named); a kind nothing places still appears, under "Other".
 import { kinds as allKinds, type AnyKind } from "../kinds";
+import { consoleKinds } from "./console-kinds";
+import { kindSegment } from "./custom-kinds";
 
 /** Sidebar sections, in order, with the core (group "") kinds each holds. */
 const coreSections: { title: string; plurals: string[] }[] = [
@@ -119,14 +121,14 @@ const decode = (s: string) => {
  * The breadcrumbs of a console URL: namespace › kind › object (or "All namespaces" / "Cluster" in place of
  * the namespace). Pages that are neither a list nor an object (the overview) have none.
  */
-export function breadcrumbTrail(pathname: string, search: URLSearchParams, list: readonly AnyKind[] = allKinds): Trail {
+export function breadcrumbTrail(pathname: string, search: URLSearchParams, list: readonly AnyKind[] = consoleKinds()): Trail {
   const parts = pathname.split("/").filter(Boolean).map(decode);
-  const byPlural = (p: string | undefined) => (p ? list.find((k) => k.plural === p) : undefined);
+  const byPlural = (p: string | undefined) => (p ? list.find((k) => kindSegment(k) === p) : undefined);
   const namespacesKind = byPlural("namespaces");
   const nsCrumb = (ns: string): Crumb => ({ label: ns, href: `/namespaces/${encodeURIComponent(ns)}`, role: "namespace" });
   const kindCrumb = (kind: AnyKind, ns: string | undefined, current: boolean): Crumb => ({
     label: kindTitle(kind),
-    href: current ? undefined : kind.namespaced && ns ? `/namespaces/${encodeURIComponent(ns)}/${kind.plural}` : `/${kind.plural}`,
+    href: current ? undefined : kind.namespaced && ns ? `/namespaces/${encodeURIComponent(ns)}/${kindSegment(kind)}` : `/${kindSegment(kind)}`,
     role: "kind",
   });
   const scopeCrumb = (kind: AnyKind): Crumb => (kind.namespaced ? { label: "All namespaces", href: "/", role: "scope" } : { label: "Cluster", role: "scope" });
@@ -144,11 +146,11 @@ export function breadcrumbTrail(pathname: string, search: URLSearchParams, list:
     }
     const kind = byPlural(parts[2]);
     if (!kind) return { crumbs: [] };
-    if (parts.length === 3) return { crumbs: [nsCrumb(ns), kindCrumb(kind, ns, true)], target: { plural: kind.plural, namespace: ns } };
-    return { crumbs: [nsCrumb(ns), kindCrumb(kind, ns, false), { label: parts[3], role: "object" }], target: { plural: kind.plural, namespace: ns, name: parts[3] } };
+    if (parts.length === 3) return { crumbs: [nsCrumb(ns), kindCrumb(kind, ns, true)], target: { plural: kindSegment(kind), namespace: ns } };
+    return { crumbs: [nsCrumb(ns), kindCrumb(kind, ns, false), { label: parts[3], role: "object" }], target: { plural: kindSegment(kind), namespace: ns, name: parts[3] } };
   }
   const kind = byPlural(parts[0]);
   if (!kind) return { crumbs: [] };
-  if (parts.length === 1) return { crumbs: [scopeCrumb(kind), kindCrumb(kind, undefined, true)], target: { plural: kind.plural } };
-  return { crumbs: [scopeCrumb(kind), kindCrumb(kind, undefined, false), { label: parts[1], role: "object" }], target: { plural: kind.plural, name: parts[1] } };
+  if (parts.length === 1) return { crumbs: [scopeCrumb(kind), kindCrumb(kind, undefined, true)], target: { plural: kindSegment(kind) } };
+  return { crumbs: [scopeCrumb(kind), kindCrumb(kind, undefined, false), { label: parts[1], role: "object" }], target: { plural: kindSegment(kind), name: parts[1] } };
 }

@@ -16,6 +16,8 @@ export const queryKeys = {
   managedFields: (plural: string, namespace: string, name: string, resourceVersion: string) =>
     ["cluster-core", "managed-fields", plural, namespace, name, resourceVersion] as const,
   openapi: (groupVersion = "api/v1") => ["cluster-core", "openapi", "v3", groupVersion] as const,
+  /** Aggregated discovery of `/apis` (the custom kinds the server serves). */
+  discovery: () => ["cluster-core", "discovery"] as const,
   whoAmI: () => ["cluster-core", "whoami"] as const,
   /** The signed-in user's SelfSubjectRulesReview in one namespace. */
   rules: (namespace: string) => ["cluster-core", "rules", namespace] as const,

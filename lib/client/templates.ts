@@ -1,5 +1,6 @@
 // Ready-to-create YAML for a kind: the kind's own template (lib/kinds) placed in the chosen namespace.
 import { apiVersionOf, type AnyKind, type KubeObject } from "../kinds";
+import { isCustomKind } from "./custom-kinds";
 import { toYaml } from "./yaml-text";
 
 export const DEFAULT_NAMESPACE = "default";
@@ -27,6 +28,8 @@ const isEmpty = (v: unknown) => v === undefined || v === null || (typeof v === "
  * besides the YAML create view. Decided from the template, so no kind is named here.
  */
 export function createsByNameOnly(kind: AnyKind): boolean {
+  // A custom kind's console template is only a name; its create page starts from its schema's example instead.
+  if (isCustomKind(kind)) return false;
   const { apiVersion: _v, kind: _k, metadata, ...rest } = kind.template as KubeObject;
   // Example labels and annotations in a template are decoration, not content the object needs.
   const meta = Object.keys(metadata ?? {}).filter((k) => k !== "name" && k !== "labels" && k !== "annotations");

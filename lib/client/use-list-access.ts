@@ -4,7 +4,8 @@
 // SelfSubjectAccessReview each (the same cache entries the action buttons use). Used to mark sidebar
 // entries the user cannot list (never hidden) and to fetch only lists the user may read.
 import { useQueries, useQuery } from "@tanstack/react-query";
-import { kinds as allKinds, type AnyKind } from "../kinds";
+import type { AnyKind } from "../kinds";
+import { useConsoleKinds } from "./use-console-kinds";
 import { accessAttributes, decideFromRules, deniedReason } from "./access-rules";
 import { queryKeys } from "./query-keys";
 import { accessReview } from "./review-requests";
@@ -25,6 +26,7 @@ export function clusterListQuery(kind: AnyKind) {
 
 /** `check(kind)`: may the user list `kind` in `namespace` ("" = all namespaces)? Unknown and loading count as allowed. */
 export function useListAccess(namespace: string, options: { enabled?: boolean; kinds?: readonly AnyKind[] } = {}): (kind: AnyKind) => Access {
+  const allKinds = useConsoleKinds();
   const list = options.kinds ?? allKinds;
   const enabled = options.enabled !== false;
   const rules = useQuery({ ...rulesQuery(namespace), enabled: enabled && !!namespace });

@@ -10,6 +10,7 @@ import { apiRequest } from "./api-client";
 import { applyWatchEvents, type WatchEvent } from "./apply-watch-event";
 import { listStateFromBody, type ListBody, type ListState } from "./list-state";
 import { queryKeys } from "./query-keys";
+import { kindSegment } from "./custom-kinds";
 import { isSecretKind, maskedList, maskSecret } from "./secret-mask";
 import { listUrl, watchUrl, type ListScope } from "./resource-path";
 import { useHydrated } from "./use-hydrated";
@@ -123,7 +124,7 @@ export interface ResourceListResult {
 export function useResourceList(kind: AnyKind | undefined, scope: ListScope, options: { enabled?: boolean; background?: boolean } = {}): ResourceListResult {
   const client = useQueryClient();
   const effectiveScope: ListScope = { ...scope, namespace: kind?.namespaced ? scope.namespace : undefined };
-  const key = queryKeys.list(kind?.plural ?? "", effectiveScope);
+  const key = queryKeys.list(kind ? kindSegment(kind) : "", effectiveScope);
   const id = keyString(key);
   const enabled = !!kind && options.enabled !== false;
   const background = options.background === true;

@@ -68,20 +68,26 @@ for (const k of kinds) {
 // storage version's first, the others served from it (`servedFrom`, conversion None). Every lookup below reads
 // this set, so routing, discovery, authorization and the registry follow it at once.
 
-/** Keyed by the adding source (a CRD's name): the declarations it serves, one per served version. */
-const added = new Map<string, AnyKind[]>();
-const listeners = new Set<() => void>();
-let addedGeneration = 0;
+/**
+ * Keyed by the adding source (a CRD's name): the declarations it serves, one per served version. Kept on
+ * globalThis, as lib/server/runtime.ts keeps the runtime: server.ts and the Next.js bundle (route handlers, the
+ * console's server pages) load this module separately, and both must see the kinds the one controller adds.
+ * `generation` grows with every change.
+ */
+const shared = globalThis as { __clusterCoreAddedKinds?: { added: Map<string, AnyKind[]>; listeners: Set<() => void>; generation: number } };
+shared.__clusterCoreAddedKinds ??= { added: new Map(), listeners: new Set(), generation: 0 };
+const addedState = shared.__clusterCoreAddedKinds;
+const { added, listeners } = addedState;
 
 /** Grows with every change of the added kinds: a reader that derives tables from them rebuilds when it moved. */
 export function addedKindsGeneration(): number {
-  return addedGeneration;
+  return addedState.generation;
 }
 
 /** Serve `declared` (one per version; `[]` removes) under `source`, replacing what it served before. */
 export function setAddedKinds(source: string, declared: AnyKind[]): void {
   if (declared.length) added.set(source, declared); else if (!added.delete(source)) return;
-  addedGeneration++;
+  addedState.generation++;
   for (const l of listeners) l();
 }
 

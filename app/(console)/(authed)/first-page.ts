@@ -6,7 +6,8 @@
 import { headers } from "next/headers";
 import { collectionPath } from "@/lib/client/resource-path";
 import { maskIfSecret } from "@/lib/client/secret-mask";
-import { kindByPlural, type KubeObject } from "@/lib/kinds";
+import type { KubeObject } from "@/lib/kinds";
+import { kindAt } from "./page-params";
 import { apiRoute } from "@/lib/server/route";
 import type { FirstPage } from "@/components/resource-table/first-page";
 
@@ -26,7 +27,7 @@ export function firstPageFits(kindName: string, search: Search): boolean {
 }
 
 export async function firstPage(plural: string, namespace: string | undefined, search: Search): Promise<FirstPage | undefined> {
-  const kind = kindByPlural(plural);
+  const kind = await kindAt(plural);
   if (!kind || !firstPageFits(kind.kind, search)) return undefined;
   const cookie = (await headers()).get("cookie");
   if (!cookie) return undefined;

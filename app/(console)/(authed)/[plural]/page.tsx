@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { ResourceListView } from "@/components/resource-table/resource-list-view";
 import { kindTitle } from "@/lib/client/navigation";
-import { kindOr404, type SearchParams } from "../page-params";
+import { kindOr404, titleKind, type SearchParams } from "../page-params";
 import { firstPage } from "../first-page";
 import { requireSession } from "../require-session";
 
@@ -9,13 +9,13 @@ type Params = Promise<{ plural: string }>;
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { plural } = await params;
-  return { title: kindTitle(kindOr404(plural)) };
+  return { title: kindTitle(await titleKind(plural)) };
 }
 
 export default async function KindListPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const { plural } = await params;
-  kindOr404(plural);
   const search = await searchParams;
   await requireSession(`/${plural}`, search);
+  await kindOr404(plural);
   return <ResourceListView key={plural} plural={plural} firstPage={await firstPage(plural, undefined, search)} />;
 }

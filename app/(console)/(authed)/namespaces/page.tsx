@@ -8,7 +8,7 @@ import { requireSession } from "../require-session";
 export const metadata: Metadata = { title: "Namespaces" };
 
 export default async function NamespacesPage({ searchParams }: { searchParams: SearchParams }) {
-  kindOr404("namespaces", "cluster");
   await requireSession("/namespaces", await searchParams);
+  await kindOr404("namespaces", "cluster");
   return <ResourceListView plural="namespaces" />;
 }
