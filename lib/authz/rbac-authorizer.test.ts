@@ -137,6 +137,45 @@ describe("RbacAuthorizer: index updates", () => {
     expect(a.authorize(req(alice, "list", "pods", "ns1")).allowed).toBe(false);
   });
 
+  it("revokes at once for a frozen user object too (the token cache's, whose decisions are kept by identity)", () => {
+    const a = setup();
+    const sa = Object.freeze({ username: "alice", groups: Object.freeze(["system:authenticated"]) as string[] });
+    expect(a.authorize(req(sa, "list", "pods", "ns1")).allowed).toBe(true);
+    a.apply(ev("DELETED", "rolebindings", "ns1", "rb", null));
+    expect(a.authorize(req(sa, "list", "pods", "ns1")).allowed).toBe(false);
+    add(a, "rolebindings", binding("RoleBinding", "ns1", "rb", "Role", "r", [{ kind: "Group", name: "system:authenticated" }]));
+    expect(a.authorize(req(sa, "list", "pods", "ns1"))).toEqual({
+      allowed: true, reason: 'RBAC: allowed by RoleBinding "rb/ns1" of Role "r" to Group "system:authenticated"',
+    });
+  });
+
+  it("decides anew for a user object whose groups changed since its last request, and per frozen object", () => {
+    const a = new RbacAuthorizer();
+    add(a, "roles", role("ns1", "r", readPods));
+    add(a, "rolebindings", binding("RoleBinding", "ns1", "rb", "Role", "r", [{ kind: "Group", name: "devs" }]));
+    const carol: UserInfo = { username: "carol", groups: ["devs"] };
+    expect(a.authorize(req(carol, "list", "pods", "ns1")).allowed).toBe(true);
+    carol.groups.pop();
+    expect(a.authorize(req(carol, "list", "pods", "ns1")).allowed).toBe(false);
+    // Two frozen users of one name: each answers for its own groups.
+    const inDevs = Object.freeze({ username: "dave", groups: Object.freeze(["devs"]) as string[] });
+    const notInDevs = Object.freeze({ username: "dave", groups: Object.freeze(["ops"]) as string[] });
+    expect(a.authorize(req(inDevs, "list", "pods", "ns1")).allowed).toBe(true);
+    expect(a.authorize(req(notInDevs, "list", "pods", "ns1")).allowed).toBe(false);
+    expect(a.authorize(req(inDevs, "list", "pods", "ns1", { name: "p" })).allowed).toBe(true);
+  });
+
+  it("keeps deciding right past the decision cache's size (it starts over when full)", () => {
+    const a = new RbacAuthorizer();
+    add(a, "roles", role("ns1", "r", [{ verbs: ["get"], apiGroups: [""], resources: ["pods"], resourceNames: ["p-7"] }]));
+    add(a, "rolebindings", binding("RoleBinding", "ns1", "rb", "Role", "r", [{ kind: "User", name: "alice" }]));
+    const frozen = Object.freeze({ username: "alice", groups: Object.freeze([]) as string[] });
+    for (let i = 0; i < 60_000; i++) {
+      const user = i % 2 ? alice : frozen;
+      expect(a.authorize(req(user, "get", "pods", "ns1", { name: `p-${i % 30_000}` })).allowed).toBe(i % 30_000 === 7);
+    }
+  });
+
   it("follows a binding whose subjects change", () => {
     const a = setup();
     expect(a.authorize(req(alice, "list", "pods", "ns1")).allowed).toBe(true);

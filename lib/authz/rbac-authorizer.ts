@@ -74,8 +74,15 @@ interface Binding {
 interface Grant {
   rules: readonly PolicyRule[];
   error?: RuleResolutionError;
-  /** The Decision reason when one of these rules allows. */
-  reason: string;
+  /** The binding and the subject of it that names the user: what the Decision reason says when one of the rules allows. */
+  binding?: Binding;
+  subject?: Subject;
+  /** The reason, made the first time one of these rules allows (most grants a user has never allow a given request). */
+  reason?: string;
+}
+
+function reasonOf(grant: Grant): string {
+  return (grant.reason ??= `RBAC: allowed by ${describeBinding(grant.binding!, grant.subject!)}`);
 }
 
 const RBAC_RESOURCES = new Set(["roles", "clusterroles", "rolebindings", "clusterrolebindings"]);
@@ -149,12 +156,24 @@ function removeFromIndex(index: Map<string, Set<string>> | undefined, key: strin
 
 const DECISION_CACHE_MAX = 50_000;
 
-/** Everything a decision depends on: who (name and groups; RBAC reads nothing else of a user) and what. */
-function decisionKey(a: Attributes): string {
-  const who = `${a.user.username}\u0000${a.user.groups.join("\u0001")}`;
+/** Who, as far as RBAC reads a user: the name and the groups (nothing else of a user changes a decision). */
+function whoKey(user: UserInfo): string {
+  return `${user.username}\u0000${user.groups.join("\u0001")}`;
+}
+
+/** What is asked, for one user's decisions. */
+function whatKey(a: Attributes): string {
   return a.type === "resource"
-    ? `r\u0000${who}\u0000${a.verb}\u0000${a.apiGroup}\u0000${a.resource}\u0000${a.subresource}\u0000${a.namespace}\u0000${a.name}`
-    : `n\u0000${who}\u0000${a.verb}\u0000${a.path}`;
+    ? `r\u0000${a.verb}\u0000${a.apiGroup}\u0000${a.resource}\u0000${a.subresource}\u0000${a.namespace}\u0000${a.name}`
+    : `n\u0000${a.verb}\u0000${a.path}`;
+}
+
+/**
+ * A user object that cannot change: the token cache hands the same frozen one to every request with the same
+ * token, so its decisions can be found by identity, without spelling out its name and groups per request.
+ */
+function immutable(user: UserInfo): boolean {
+  return Object.isFrozen(user) && Object.isFrozen(user.groups);
 }
 
 export class RbacAuthorizer implements Authorizer {
@@ -167,8 +186,14 @@ export class RbacAuthorizer implements Authorizer {
   private roleBindings = new Map<string, Binding>(); // "<ns>/<name>"
   private roleBindingIndex = new Map<string, Map<string, Set<string>>>(); // ns -> subject key -> ids
   private cache = new Map<string, Grant[]>();
-  /** Whole decisions by request, so a repeated request is one map lookup; emptied by every RBAC change. */
-  private decisions = new Map<string, Decision>();
+  /**
+   * Whole decisions by user and request, so a repeated request is two map lookups: per user object when it is
+   * frozen (identity), else per name and groups. Emptied by every RBAC change, and when it holds
+   * DECISION_CACHE_MAX decisions.
+   */
+  private decisionsByUser = new WeakMap<UserInfo, Map<string, Decision>>();
+  private decisionsByWho = new Map<string, Map<string, Decision>>();
+  private decisionCount = 0;
   private loading = false;
 
   /** Replaces everything the index holds with these objects (the initial list). */
@@ -189,7 +214,7 @@ export class RbacAuthorizer implements Authorizer {
     }
     this.recomputeClusterRoleRules();
     this.cache.clear();
-    this.decisions.clear();
+    this.clearDecisions();
   }
 
   /** Folds one watch event in. Events for other resources return at once. */
@@ -220,19 +245,39 @@ export class RbacAuthorizer implements Authorizer {
         break;
     }
     this.cache.clear();
-    this.decisions.clear();
+    this.clearDecisions();
   }
 
   authorize(attrs: Attributes): Decision {
     // kube's privileged-group authorizer runs before RBAC and allows with an empty reason.
-    if (attrs.user.groups.includes(MASTERS_GROUP)) return { allowed: true, reason: "" };
-    const key = decisionKey(attrs);
-    const known = this.decisions.get(key);
+    const user = attrs.user;
+    if (user.groups.includes(MASTERS_GROUP)) return { allowed: true, reason: "" };
+    const what = whatKey(attrs);
+    const frozen = immutable(user);
+    const who = frozen ? undefined : whoKey(user);
+    let mine = frozen ? this.decisionsByUser.get(user) : this.decisionsByWho.get(who!);
+    const known = mine?.get(what);
     if (known) return known;
     const decision = this.decide(attrs);
-    if (this.decisions.size >= DECISION_CACHE_MAX) this.decisions.clear();
-    this.decisions.set(key, decision);
+    if (this.decisionCount >= DECISION_CACHE_MAX) {
+      this.clearDecisions();
+      mine = undefined;
+    }
+    if (!mine) {
+      mine = new Map();
+      if (frozen) this.decisionsByUser.set(user, mine);
+      else this.decisionsByWho.set(who!, mine);
+    }
+    mine.set(what, decision);
+    this.decisionCount++;
     return decision;
+  }
+
+  private clearDecisions(): void {
+    if (this.decisionCount === 0) return;
+    this.decisionsByUser = new WeakMap();
+    this.decisionsByWho.clear();
+    this.decisionCount = 0;
   }
 
   private decide(attrs: Attributes): Decision {
@@ -243,7 +288,7 @@ export class RbacAuthorizer implements Authorizer {
         errors.push(grant.error.message);
         continue;
       }
-      for (const rule of grant.rules) if (ruleAllows(attrs, rule)) return { allowed: true, reason: grant.reason };
+      for (const rule of grant.rules) if (ruleAllows(attrs, rule)) return { allowed: true, reason: reasonOf(grant) };
     }
     return { allowed: false, reason: errors.length ? `RBAC: ${aggregateMessage(errors)}` : "" };
   }
@@ -370,8 +415,8 @@ export class RbacAuthorizer implements Authorizer {
     const subject = b.subjects.find((s) => appliesToUser(user, s, namespace));
     if (!subject) return;
     const resolved = this.roleRefRules(b.roleRef, namespace);
-    if (resolved.error) grants.push({ rules: [], error: resolved.error, reason: "" });
-    else grants.push({ rules: resolved.rules, reason: `RBAC: allowed by ${describeBinding(b, subject)}` });
+    if (resolved.error) grants.push({ rules: [], error: resolved.error });
+    else grants.push({ rules: resolved.rules, binding: b, subject });
   }
 
   private applyClusterRole(name: string, obj: ClusterRole | undefined): void {
