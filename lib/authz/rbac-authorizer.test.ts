@@ -169,7 +169,7 @@ describe("RbacAuthorizer: index updates", () => {
     const a = new RbacAuthorizer();
     add(a, "roles", role("ns1", "r", [{ verbs: ["get"], apiGroups: [""], resources: ["pods"], resourceNames: ["p-7"] }]));
     add(a, "rolebindings", binding("RoleBinding", "ns1", "rb", "Role", "r", [{ kind: "User", name: "alice" }]));
-    const frozen = Object.freeze({ username: "alice", groups: Object.freeze([]) as string[] });
+    const frozen = Object.freeze({ username: "alice", groups: Object.freeze([] as string[]) as string[] });
     for (let i = 0; i < 60_000; i++) {
       const user = i % 2 ? alice : frozen;
       expect(a.authorize(req(user, "get", "pods", "ns1", { name: `p-${i % 30_000}` })).allowed).toBe(i % 30_000 === 7);
