@@ -34,12 +34,12 @@ if (withFixture) {
   await rt.registry.create(role, "default", { apiVersion: "rbac.authorization.k8s.io/v1", kind: "Role", metadata: { name: "r" }, rules: [{ apiGroups: [""], resources: ["configmaps"], verbs: ["get"] }] } as never, { dryRun: false, fieldValidation: "Strict" } as never);
   await rt.registry.create(rb, "default", { apiVersion: "rbac.authorization.k8s.io/v1", kind: "RoleBinding", metadata: { name: "r" }, roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "r" }, subjects: [{ kind: "ServiceAccount", name: "reader", namespace: "default" }] } as never, { dryRun: false, fieldValidation: "Strict" } as never);
 }
+/** A request's headers as node:http gives them (flat strings, made once per token: the probe times the server, not itself). */
+const headerSets = new Map<string, { headers: Record<string, string>; raw: string[]; distinct: Record<string, string[]> }>();
 const admin = readFileSync(path.join(dir, "admin-token"), "utf8").trim();
 const tokenAnswer = await handleApi(rt, toApiRequest(fake("POST", "/api/v1/namespaces/default/serviceaccounts/reader/token", admin, JSON.stringify({ apiVersion: "authentication.k8s.io/v1", kind: "TokenRequest", spec: {} }))));
 const saToken = JSON.parse(String(tokenAnswer.body)).status.token as string;
 
-/** A request's headers as node:http gives them (flat strings, made once per token: the probe times the server, not itself). */
-const headerSets = new Map<string, { headers: Record<string, string>; raw: string[]; distinct: Record<string, string[]> }>();
 function headersFor(token: string, body: string) {
   const k = `${token}\u0000${body.length}`;
   let set = headerSets.get(k);
