@@ -165,6 +165,31 @@ describe("RbacAuthorizer: index updates", () => {
     expect(a.authorize(req(inDevs, "list", "pods", "ns1", { name: "p" })).allowed).toBe(true);
   });
 
+  it("keeps each request's own decision apart: namespace, name, verb, group, subresource, non-resource path and verb", () => {
+    const a = new RbacAuthorizer();
+    add(a, "clusterroles", clusterRole("scale-and-health", [
+      { verbs: ["get"], apiGroups: ["apps"], resources: ["deployments/scale"] },
+      { verbs: ["get"], nonResourceURLs: ["/healthz"] },
+    ]));
+    add(a, "clusterroles", clusterRole("pod-p1", [{ verbs: ["get"], apiGroups: [""], resources: ["pods"], resourceNames: ["p1"] }]));
+    add(a, "rolebindings", binding("RoleBinding", "ns1", "rb", "ClusterRole", "pod-p1", [{ kind: "User", name: "erin" }]));
+    add(a, "clusterrolebindings", binding("ClusterRoleBinding", "", "crb", "ClusterRole", "scale-and-health", [{ kind: "User", name: "erin" }]));
+    const erin = Object.freeze({ username: "erin", groups: Object.freeze([] as string[]) as string[] });
+    const urlReq = (verb: string, path: string): Attributes => ({ type: "nonResource", user: erin, verb, path });
+    for (let pass = 0; pass < 2; pass++) {
+      expect(a.authorize(req(erin, "get", "pods", "ns1", { name: "p1" })).reason).toContain('RoleBinding "rb/ns1"');
+      expect(a.authorize(req(erin, "get", "pods", "ns2", { name: "p1" })).allowed).toBe(false);
+      expect(a.authorize(req(erin, "get", "pods", "ns1", { name: "p2" })).allowed).toBe(false);
+      expect(a.authorize(req(erin, "list", "pods", "ns1", { name: "p1" })).allowed).toBe(false);
+      expect(a.authorize(req(erin, "get", "deployments", "ns1", { group: "apps", sub: "scale" })).reason).toContain('ClusterRoleBinding "crb"');
+      expect(a.authorize(req(erin, "get", "deployments", "ns1", { group: "apps" })).allowed).toBe(false);
+      expect(a.authorize(req(erin, "get", "deployments", "ns1", { group: "", sub: "scale" })).allowed).toBe(false);
+      expect(a.authorize(urlReq("get", "/healthz")).allowed).toBe(true);
+      expect(a.authorize(urlReq("post", "/healthz")).allowed).toBe(false);
+      expect(a.authorize(urlReq("get", "/metrics")).allowed).toBe(false);
+    }
+  });
+
   it("keeps deciding right past the decision cache's size (it starts over when full)", () => {
     const a = new RbacAuthorizer();
     add(a, "roles", role("ns1", "r", [{ verbs: ["get"], apiGroups: [""], resources: ["pods"], resourceNames: ["p-7"] }]));

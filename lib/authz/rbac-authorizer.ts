@@ -161,11 +161,31 @@ function whoKey(user: UserInfo): string {
   return `${user.username}\u0000${user.groups.join("\u0001")}`;
 }
 
-/** What is asked, for one user's decisions. */
-function whatKey(a: Attributes): string {
-  return a.type === "resource"
-    ? `r\u0000${a.verb}\u0000${a.apiGroup}\u0000${a.resource}\u0000${a.subresource}\u0000${a.namespace}\u0000${a.name}`
-    : `n\u0000${a.verb}\u0000${a.path}`;
+/**
+ * One user's decisions: resource requests by namespace, then name, then the rest (verb, group, resource,
+ * subresource), so a lookup hashes the request's short strings instead of one long key made per request;
+ * non-resource requests by verb and path.
+ */
+class UserDecisions {
+  private resource = new Map<string, Map<string, Map<string, Decision>>>();
+  private nonResource = new Map<string, Decision>();
+
+  get(a: Attributes): Decision | undefined {
+    if (a.type !== "resource") return this.nonResource.get(`${a.verb} ${a.path}`);
+    return this.resource.get(a.namespace)?.get(a.name)?.get(`${a.verb}\u0000${a.apiGroup}\u0000${a.resource}\u0000${a.subresource}`);
+  }
+
+  set(a: Attributes, decision: Decision): void {
+    if (a.type !== "resource") {
+      this.nonResource.set(`${a.verb} ${a.path}`, decision);
+      return;
+    }
+    let byName = this.resource.get(a.namespace);
+    if (!byName) this.resource.set(a.namespace, (byName = new Map()));
+    let rest = byName.get(a.name);
+    if (!rest) byName.set(a.name, (rest = new Map()));
+    rest.set(`${a.verb}\u0000${a.apiGroup}\u0000${a.resource}\u0000${a.subresource}`, decision);
+  }
 }
 
 /**
@@ -191,8 +211,8 @@ export class RbacAuthorizer implements Authorizer {
    * frozen (identity), else per name and groups. Emptied by every RBAC change, and when it holds
    * DECISION_CACHE_MAX decisions.
    */
-  private decisionsByUser = new WeakMap<UserInfo, Map<string, Decision>>();
-  private decisionsByWho = new Map<string, Map<string, Decision>>();
+  private decisionsByUser = new WeakMap<UserInfo, UserDecisions>();
+  private decisionsByWho = new Map<string, UserDecisions>();
   private decisionCount = 0;
   private loading = false;
 
@@ -252,11 +272,10 @@ export class RbacAuthorizer implements Authorizer {
     // kube's privileged-group authorizer runs before RBAC and allows with an empty reason.
     const user = attrs.user;
     if (user.groups.includes(MASTERS_GROUP)) return { allowed: true, reason: "" };
-    const what = whatKey(attrs);
     const frozen = immutable(user);
     const who = frozen ? undefined : whoKey(user);
     let mine = frozen ? this.decisionsByUser.get(user) : this.decisionsByWho.get(who!);
-    const known = mine?.get(what);
+    const known = mine?.get(attrs);
     if (known) return known;
     const decision = this.decide(attrs);
     if (this.decisionCount >= DECISION_CACHE_MAX) {
@@ -264,11 +283,11 @@ export class RbacAuthorizer implements Authorizer {
       mine = undefined;
     }
     if (!mine) {
-      mine = new Map();
+      mine = new UserDecisions();
       if (frozen) this.decisionsByUser.set(user, mine);
       else this.decisionsByWho.set(who!, mine);
     }
-    mine.set(what, decision);
+    mine.set(attrs, decision);
     this.decisionCount++;
     return decision;
   }
