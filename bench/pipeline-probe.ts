@@ -4,6 +4,7 @@
 //   node --import tsx bench/pipeline-probe.ts            one Role and RoleBinding (the reader's)
 //   RBAC=1 ...                                          with the get-rbac fixture (bench/rbac-fixture.ts: 1,000
 //                                                       Roles and RoleBindings over five namespaces) stored too
+//   The admin's and the ServiceAccount's GETs alternate in chunks of CHUNK (500) within each round.
 //   ONLY=sa|admin, ROUNDS=n, PER_ROUND=n, OUT=file.json (the rounds and the medians as JSON, with the load average)
 //   PROFILE=file.cpuprofile  a CPU profile of the measured loops only (not the seeding); read it with bench/cpu-profile.ts
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -41,7 +42,8 @@ const tokenAnswer = await handleApi(rt, toApiRequest(fake("POST", "/api/v1/names
 const saToken = JSON.parse(String(tokenAnswer.body)).status.token as string;
 
 function headersFor(token: string, body: string) {
-  const k = `${token}\u0000${body.length}`;
+  // Keyed by the token string itself (its hash is computed once) and the body length.
+  const k = body.length ? `${token}\u0000${body.length}` : token;
   let set = headerSets.get(k);
   if (!set) {
     const headers: Record<string, string> = { host: "127.0.0.1:6443", authorization: Buffer.from(`Bearer ${token}`).toString("latin1"), accept: "application/json", "user-agent": "autocannon", ...(body ? { "content-type": "application/json", "content-length": String(body.length) } : {}) };
@@ -62,15 +64,30 @@ function fake(method: string, url: string, token: string, body = "") {
   return req as never;
 }
 
-/** CPU microseconds per GET (user + system: contention from other processes does not count). */
-async function loop(token: string, n: number): Promise<number> {
+/** CPU microseconds (user + system: time other processes take does not count) spent on `n` GETs. */
+async function loopCpu(token: string, n: number, from = 0): Promise<number> {
   const c0 = process.cpuUsage();
-  for (let i = 0; i < n; i++) {
+  for (let i = from; i < from + n; i++) {
     const res = await handleApi(rt, toApiRequest(fake("GET", `/api/v1/namespaces/default/configmaps/cm-${i % N}`, token)));
     if (res.status !== 200) throw new Error(`status ${res.status}: ${String(res.body)}`);
   }
   const c = process.cpuUsage(c0);
-  return (c.user + c.system) / n;
+  return c.user + c.system;
+}
+
+/**
+ * CPU microseconds per GET for each token, `n` GETs each, taken in chunks of CHUNK (default 500) alternating
+ * A B B A A B ...: whatever else runs on the machine meanwhile weighs on both alike, minute by minute.
+ */
+async function interleaved(tokens: string[], n: number): Promise<number[]> {
+  const chunk = Number(process.env.CHUNK ?? 500);
+  const spent = tokens.map(() => 0);
+  for (let done = 0, k = 0; done < n; done += chunk, k++) {
+    const size = Math.min(chunk, n - done);
+    const order = k % 2 ? [...tokens.keys()].reverse() : [...tokens.keys()];
+    for (const t of order) spent[t] += await loopCpu(tokens[t], size, done);
+  }
+  return spent.map((us) => us / n);
 }
 const rounds = Number(process.env.ROUNDS ?? 5);
 const perRound = Number(process.env.PER_ROUND ?? 20000);
@@ -86,7 +103,10 @@ if (profiler) {
 const results: { admin: number; serviceaccount: number }[] = [];
 for (let r = 0; r < rounds; r++) {
   const only = process.env.ONLY;
-  const a = only === "sa" ? NaN : await loop(admin, perRound), s = only === "admin" ? NaN : await loop(saToken, perRound);
+  const [a, sv] = only === "sa" ? [NaN, (await interleaved([saToken], perRound))[0]]
+    : only === "admin" ? [(await interleaved([admin], perRound))[0], NaN]
+    : await interleaved([admin, saToken], perRound);
+  const s = sv;
   results.push({ admin: a, serviceaccount: s });
   console.log(`round ${r}: admin ${a.toFixed(1)} CPU us/GET, serviceaccount ${s.toFixed(1)} CPU us/GET`);
 }
