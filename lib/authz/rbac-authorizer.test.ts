@@ -190,6 +190,29 @@ describe("RbacAuthorizer: index updates", () => {
     }
   });
 
+  it("never answers one user with another's rules when a name or group holds what used to be the key's separator", () => {
+    const a = new RbacAuthorizer();
+    add(a, "roles", role("n", "r", readPods));
+    add(a, "rolebindings", binding("RoleBinding", "n", "admins", "Role", "r", [{ kind: "Group", name: "admins" }]));
+    // A SubjectAccessReview (or a token file, or an OIDC claim) may carry any name and groups.
+    expect(a.authorize(req({ username: "x", groups: ["admins"] }, "list", "pods", "n")).allowed).toBe(true);
+    expect(a.authorize(req({ username: "x\u0001admins", groups: [] }, "list", "pods", "n")).allowed).toBe(false);
+    expect(a.authorize(req({ username: "y", groups: ["b\u0001admins"] }, "list", "pods", "n")).allowed).toBe(false);
+    expect(a.authorize(req({ username: "y", groups: ["b", "admins"] }, "list", "pods", "n")).allowed).toBe(true);
+    expect(a.authorize(req({ username: "z", groups: [] }, "list", "pods", "n\u0001z")).allowed).toBe(false);
+    expect(a.authorize(req({ username: "", groups: ["admins"] }, "list", "pods", "n")).allowed).toBe(true);
+    expect(a.authorize(req({ username: "z\u0001", groups: ["admins"] }, "list", "pods", "n")).allowed).toBe(true);
+  });
+
+  it("keeps a non-resource decision to its own verb and path, whatever characters they hold", () => {
+    const a = new RbacAuthorizer();
+    add(a, "clusterroles", clusterRole("any-verb-on-b", [{ verbs: ["*"], nonResourceURLs: ["b"] }]));
+    add(a, "clusterrolebindings", binding("ClusterRoleBinding", "", "crb", "ClusterRole", "any-verb-on-b", [{ kind: "User", name: "fay" }]));
+    const fay = Object.freeze({ username: "fay", groups: Object.freeze([] as string[]) as string[] });
+    expect(a.authorize({ type: "nonResource", user: fay, verb: "get /a", path: "b" }).allowed).toBe(true);
+    expect(a.authorize({ type: "nonResource", user: fay, verb: "get", path: "/a b" }).allowed).toBe(false);
+  });
+
   it("keeps deciding right past the decision cache's size (it starts over when full)", () => {
     const a = new RbacAuthorizer();
     add(a, "roles", role("ns1", "r", [{ verbs: ["get"], apiGroups: [""], resources: ["pods"], resourceNames: ["p-7"] }]));

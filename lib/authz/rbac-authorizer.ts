@@ -5,7 +5,7 @@
 // (namespace, user, groups) and the whole cache is dropped on any RBAC change, so a deleted binding
 // revokes at once.
 import { MASTERS_GROUP, type UserInfo } from "../auth/user-info";
-import type { Attributes, Authorizer, Decision } from "./attributes";
+import type { Attributes, Authorizer, Decision, ResourceAttributes } from "./attributes";
 import { aggregate } from "./cluster-role-aggregation";
 import { aggregateMessage, goQuote } from "./go-format";
 import {
@@ -156,9 +156,15 @@ function removeFromIndex(index: Map<string, Set<string>> | undefined, key: strin
 
 const DECISION_CACHE_MAX = 50_000;
 
-/** Who, as far as RBAC reads a user: the name and the groups (nothing else of a user changes a decision). */
+/**
+ * Who, as far as RBAC reads a user: the name and the groups (nothing else of a user changes a decision). Each
+ * part is prefixed by its length, so no name or group (a SubjectAccessReview may name any) spells another
+ * user's key: with a separator, user `x` in group `g` and a user named `x<separator>g` would share one.
+ */
 function whoKey(user: UserInfo): string {
-  return `${user.username}\u0000${user.groups.join("\u0001")}`;
+  let key = `${user.username.length}:${user.username}`;
+  for (const g of user.groups) key += `${g.length}:${g}`;
+  return key;
 }
 
 /**
@@ -168,24 +174,34 @@ function whoKey(user: UserInfo): string {
  */
 class UserDecisions {
   private resource = new Map<string, Map<string, Map<string, Decision>>>();
-  private nonResource = new Map<string, Decision>();
+  private nonResource = new Map<string, Map<string, Decision>>();
 
   get(a: Attributes): Decision | undefined {
-    if (a.type !== "resource") return this.nonResource.get(`${a.verb} ${a.path}`);
-    return this.resource.get(a.namespace)?.get(a.name)?.get(`${a.verb}\u0000${a.apiGroup}\u0000${a.resource}\u0000${a.subresource}`);
+    if (a.type !== "resource") return this.nonResource.get(a.verb)?.get(a.path);
+    return this.resource.get(a.namespace)?.get(a.name)?.get(restKey(a));
   }
 
   set(a: Attributes, decision: Decision): void {
     if (a.type !== "resource") {
-      this.nonResource.set(`${a.verb} ${a.path}`, decision);
+      let byPath = this.nonResource.get(a.verb);
+      if (!byPath) this.nonResource.set(a.verb, (byPath = new Map()));
+      byPath.set(a.path, decision);
       return;
     }
     let byName = this.resource.get(a.namespace);
     if (!byName) this.resource.set(a.namespace, (byName = new Map()));
     let rest = byName.get(a.name);
     if (!rest) byName.set(a.name, (rest = new Map()));
-    rest.set(`${a.verb}\u0000${a.apiGroup}\u0000${a.resource}\u0000${a.subresource}`, decision);
+    rest.set(restKey(a), decision);
   }
+}
+
+/**
+ * Verb, group, resource and subresource joined by NUL. Two requests share a key only if a field of each holds a
+ * NUL, and no served group, resource or subresource does: a request that reaches an object never shares one.
+ */
+function restKey(a: ResourceAttributes): string {
+  return `${a.verb}\u0000${a.apiGroup}\u0000${a.resource}\u0000${a.subresource}`;
 }
 
 /**
@@ -403,7 +419,8 @@ export class RbacAuthorizer implements Authorizer {
   }
 
   private grantsFor(user: UserInfo, namespace: string): Grant[] {
-    const cacheKey = namespace + "\x01" + user.username + "\x01" + user.groups.join("\x01");
+    // Length-prefixed (whoKey): a namespace, name or group holding the separator cannot spell another's key.
+    const cacheKey = `${namespace.length}:${namespace}${whoKey(user)}`;
     const hit = this.cache.get(cacheKey);
     if (hit) return hit;
 
