@@ -284,7 +284,9 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       return { authenticated: true, user: copyUser(statics[Number(hit.user)]), audiences };
     }
     // The request path (the API audiences): answered from the cache while it holds the token.
-    if (cache && !opts.audiences?.length) return cache.getDigested(tokenDigested, token, (t) => verifyJwt(t, opts, requested));
+    if (cache && !opts.audiences?.length) {
+      return cache.peekDigested(tokenDigested) ?? cache.getDigested(tokenDigested, token, (t) => verifyJwt(t, opts, requested));
+    }
     return (await verifyJwt(token, opts, requested)).value;
   }
 

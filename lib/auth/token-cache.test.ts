@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TokenCache } from "./token-cache";
+import { tokenDigest } from "./token-digest";
 
 const ok = (value: string, more: { expiresAtMs?: number; dependsOn?: string[] } = {}) => async () => ({ value, keep: true, ...more });
 
@@ -58,6 +59,24 @@ describe("TokenCache", () => {
     finish();
     expect(await busy).toBe("kept");
     expect(await cache.get("busy", ok("again"))).toBe("kept");
+  });
+
+  it("answers a kept token synchronously (peekDigested) only while get would answer it from memory", async () => {
+    let clock = 1_000_000;
+    const digest = tokenDigest();
+    const cache = new TokenCache<string>(() => clock, 10_000, 100, digest);
+    expect(cache.peekDigested(digest("t"))).toBeUndefined();
+    await cache.get("t", ok("ann", { dependsOn: ["serviceaccounts/ns/ann"] }));
+    expect(cache.peekDigested(digest("t"))).toBe("ann");
+    expect(cache.peekDigested(digest("u"))).toBeUndefined();
+    cache.forget("serviceaccounts/ns/ann");
+    expect(cache.peekDigested(digest("t"))).toBeUndefined();
+    await cache.get("t", ok("ann"));
+    clock += 10_000;
+    expect(cache.peekDigested(digest("t"))).toBeUndefined();
+    // A failure is never kept, so never peeked.
+    await cache.get("bad", async () => ({ value: "refused", keep: false }));
+    expect(cache.peekDigested(digest("bad"))).toBeUndefined();
   });
 
   it("holds at most its maximum, dropping expired then oldest entries", async () => {

@@ -137,6 +137,93 @@ describe("RbacAuthorizer: index updates", () => {
     expect(a.authorize(req(alice, "list", "pods", "ns1")).allowed).toBe(false);
   });
 
+  it("revokes at once for a frozen user object too (the token cache's, whose decisions are kept by identity)", () => {
+    const a = setup();
+    const sa = Object.freeze({ username: "alice", groups: Object.freeze(["system:authenticated"]) as string[] });
+    expect(a.authorize(req(sa, "list", "pods", "ns1")).allowed).toBe(true);
+    a.apply(ev("DELETED", "rolebindings", "ns1", "rb", null));
+    expect(a.authorize(req(sa, "list", "pods", "ns1")).allowed).toBe(false);
+    add(a, "rolebindings", binding("RoleBinding", "ns1", "rb", "Role", "r", [{ kind: "Group", name: "system:authenticated" }]));
+    expect(a.authorize(req(sa, "list", "pods", "ns1"))).toEqual({
+      allowed: true, reason: 'RBAC: allowed by RoleBinding "rb/ns1" of Role "r" to Group "system:authenticated"',
+    });
+  });
+
+  it("decides anew for a user object whose groups changed since its last request, and per frozen object", () => {
+    const a = new RbacAuthorizer();
+    add(a, "roles", role("ns1", "r", readPods));
+    add(a, "rolebindings", binding("RoleBinding", "ns1", "rb", "Role", "r", [{ kind: "Group", name: "devs" }]));
+    const carol: UserInfo = { username: "carol", groups: ["devs"] };
+    expect(a.authorize(req(carol, "list", "pods", "ns1")).allowed).toBe(true);
+    carol.groups.pop();
+    expect(a.authorize(req(carol, "list", "pods", "ns1")).allowed).toBe(false);
+    // Two frozen users of one name: each answers for its own groups.
+    const inDevs = Object.freeze({ username: "dave", groups: Object.freeze(["devs"]) as string[] });
+    const notInDevs = Object.freeze({ username: "dave", groups: Object.freeze(["ops"]) as string[] });
+    expect(a.authorize(req(inDevs, "list", "pods", "ns1")).allowed).toBe(true);
+    expect(a.authorize(req(notInDevs, "list", "pods", "ns1")).allowed).toBe(false);
+    expect(a.authorize(req(inDevs, "list", "pods", "ns1", { name: "p" })).allowed).toBe(true);
+  });
+
+  it("keeps each request's own decision apart: namespace, name, verb, group, subresource, non-resource path and verb", () => {
+    const a = new RbacAuthorizer();
+    add(a, "clusterroles", clusterRole("scale-and-health", [
+      { verbs: ["get"], apiGroups: ["apps"], resources: ["deployments/scale"] },
+      { verbs: ["get"], nonResourceURLs: ["/healthz"] },
+    ]));
+    add(a, "clusterroles", clusterRole("pod-p1", [{ verbs: ["get"], apiGroups: [""], resources: ["pods"], resourceNames: ["p1"] }]));
+    add(a, "rolebindings", binding("RoleBinding", "ns1", "rb", "ClusterRole", "pod-p1", [{ kind: "User", name: "erin" }]));
+    add(a, "clusterrolebindings", binding("ClusterRoleBinding", "", "crb", "ClusterRole", "scale-and-health", [{ kind: "User", name: "erin" }]));
+    const erin = Object.freeze({ username: "erin", groups: Object.freeze([] as string[]) as string[] });
+    const urlReq = (verb: string, path: string): Attributes => ({ type: "nonResource", user: erin, verb, path });
+    for (let pass = 0; pass < 2; pass++) {
+      expect(a.authorize(req(erin, "get", "pods", "ns1", { name: "p1" })).reason).toContain('RoleBinding "rb/ns1"');
+      expect(a.authorize(req(erin, "get", "pods", "ns2", { name: "p1" })).allowed).toBe(false);
+      expect(a.authorize(req(erin, "get", "pods", "ns1", { name: "p2" })).allowed).toBe(false);
+      expect(a.authorize(req(erin, "list", "pods", "ns1", { name: "p1" })).allowed).toBe(false);
+      expect(a.authorize(req(erin, "get", "deployments", "ns1", { group: "apps", sub: "scale" })).reason).toContain('ClusterRoleBinding "crb"');
+      expect(a.authorize(req(erin, "get", "deployments", "ns1", { group: "apps" })).allowed).toBe(false);
+      expect(a.authorize(req(erin, "get", "deployments", "ns1", { group: "", sub: "scale" })).allowed).toBe(false);
+      expect(a.authorize(urlReq("get", "/healthz")).allowed).toBe(true);
+      expect(a.authorize(urlReq("post", "/healthz")).allowed).toBe(false);
+      expect(a.authorize(urlReq("get", "/metrics")).allowed).toBe(false);
+    }
+  });
+
+  it("never answers one user with another's rules when a name or group holds what used to be the key's separator", () => {
+    const a = new RbacAuthorizer();
+    add(a, "roles", role("n", "r", readPods));
+    add(a, "rolebindings", binding("RoleBinding", "n", "admins", "Role", "r", [{ kind: "Group", name: "admins" }]));
+    // A SubjectAccessReview (or a token file, or an OIDC claim) may carry any name and groups.
+    expect(a.authorize(req({ username: "x", groups: ["admins"] }, "list", "pods", "n")).allowed).toBe(true);
+    expect(a.authorize(req({ username: "x\u0001admins", groups: [] }, "list", "pods", "n")).allowed).toBe(false);
+    expect(a.authorize(req({ username: "y", groups: ["b\u0001admins"] }, "list", "pods", "n")).allowed).toBe(false);
+    expect(a.authorize(req({ username: "y", groups: ["b", "admins"] }, "list", "pods", "n")).allowed).toBe(true);
+    expect(a.authorize(req({ username: "z", groups: [] }, "list", "pods", "n\u0001z")).allowed).toBe(false);
+    expect(a.authorize(req({ username: "", groups: ["admins"] }, "list", "pods", "n")).allowed).toBe(true);
+    expect(a.authorize(req({ username: "z\u0001", groups: ["admins"] }, "list", "pods", "n")).allowed).toBe(true);
+  });
+
+  it("keeps a non-resource decision to its own verb and path, whatever characters they hold", () => {
+    const a = new RbacAuthorizer();
+    add(a, "clusterroles", clusterRole("any-verb-on-b", [{ verbs: ["*"], nonResourceURLs: ["b"] }]));
+    add(a, "clusterrolebindings", binding("ClusterRoleBinding", "", "crb", "ClusterRole", "any-verb-on-b", [{ kind: "User", name: "fay" }]));
+    const fay = Object.freeze({ username: "fay", groups: Object.freeze([] as string[]) as string[] });
+    expect(a.authorize({ type: "nonResource", user: fay, verb: "get /a", path: "b" }).allowed).toBe(true);
+    expect(a.authorize({ type: "nonResource", user: fay, verb: "get", path: "/a b" }).allowed).toBe(false);
+  });
+
+  it("keeps deciding right past the decision cache's size (it starts over when full)", () => {
+    const a = new RbacAuthorizer();
+    add(a, "roles", role("ns1", "r", [{ verbs: ["get"], apiGroups: [""], resources: ["pods"], resourceNames: ["p-7"] }]));
+    add(a, "rolebindings", binding("RoleBinding", "ns1", "rb", "Role", "r", [{ kind: "User", name: "alice" }]));
+    const frozen = Object.freeze({ username: "alice", groups: Object.freeze([] as string[]) as string[] });
+    for (let i = 0; i < 60_000; i++) {
+      const user = i % 2 ? alice : frozen;
+      expect(a.authorize(req(user, "get", "pods", "ns1", { name: `p-${i % 30_000}` })).allowed).toBe(i % 30_000 === 7);
+    }
+  });
+
   it("follows a binding whose subjects change", () => {
     const a = setup();
     expect(a.authorize(req(alice, "list", "pods", "ns1")).allowed).toBe(true);

@@ -5,7 +5,7 @@
 // (namespace, user, groups) and the whole cache is dropped on any RBAC change, so a deleted binding
 // revokes at once.
 import { MASTERS_GROUP, type UserInfo } from "../auth/user-info";
-import type { Attributes, Authorizer, Decision } from "./attributes";
+import type { Attributes, Authorizer, Decision, ResourceAttributes } from "./attributes";
 import { aggregate } from "./cluster-role-aggregation";
 import { aggregateMessage, goQuote } from "./go-format";
 import {
@@ -74,8 +74,15 @@ interface Binding {
 interface Grant {
   rules: readonly PolicyRule[];
   error?: RuleResolutionError;
-  /** The Decision reason when one of these rules allows. */
-  reason: string;
+  /** The binding and the subject of it that names the user: what the Decision reason says when one of the rules allows. */
+  binding?: Binding;
+  subject?: Subject;
+  /** The reason, made the first time one of these rules allows (most grants a user has never allow a given request). */
+  reason?: string;
+}
+
+function reasonOf(grant: Grant): string {
+  return (grant.reason ??= `RBAC: allowed by ${describeBinding(grant.binding!, grant.subject!)}`);
 }
 
 const RBAC_RESOURCES = new Set(["roles", "clusterroles", "rolebindings", "clusterrolebindings"]);
@@ -149,12 +156,60 @@ function removeFromIndex(index: Map<string, Set<string>> | undefined, key: strin
 
 const DECISION_CACHE_MAX = 50_000;
 
-/** Everything a decision depends on: who (name and groups; RBAC reads nothing else of a user) and what. */
-function decisionKey(a: Attributes): string {
-  const who = `${a.user.username}\u0000${a.user.groups.join("\u0001")}`;
-  return a.type === "resource"
-    ? `r\u0000${who}\u0000${a.verb}\u0000${a.apiGroup}\u0000${a.resource}\u0000${a.subresource}\u0000${a.namespace}\u0000${a.name}`
-    : `n\u0000${who}\u0000${a.verb}\u0000${a.path}`;
+/**
+ * Who, as far as RBAC reads a user: the name and the groups (nothing else of a user changes a decision). Each
+ * part is prefixed by its length, so no name or group (a SubjectAccessReview may name any) spells another
+ * user's key: with a separator, user `x` in group `g` and a user named `x<separator>g` would share one.
+ */
+function whoKey(user: UserInfo): string {
+  let key = `${user.username.length}:${user.username}`;
+  for (const g of user.groups) key += `${g.length}:${g}`;
+  return key;
+}
+
+/**
+ * One user's decisions: resource requests by namespace, then name, then the rest (verb, group, resource,
+ * subresource), so a lookup hashes the request's short strings instead of one long key made per request;
+ * non-resource requests by verb and path.
+ */
+class UserDecisions {
+  private resource = new Map<string, Map<string, Map<string, Decision>>>();
+  private nonResource = new Map<string, Map<string, Decision>>();
+
+  get(a: Attributes): Decision | undefined {
+    if (a.type !== "resource") return this.nonResource.get(a.verb)?.get(a.path);
+    return this.resource.get(a.namespace)?.get(a.name)?.get(restKey(a));
+  }
+
+  set(a: Attributes, decision: Decision): void {
+    if (a.type !== "resource") {
+      let byPath = this.nonResource.get(a.verb);
+      if (!byPath) this.nonResource.set(a.verb, (byPath = new Map()));
+      byPath.set(a.path, decision);
+      return;
+    }
+    let byName = this.resource.get(a.namespace);
+    if (!byName) this.resource.set(a.namespace, (byName = new Map()));
+    let rest = byName.get(a.name);
+    if (!rest) byName.set(a.name, (rest = new Map()));
+    rest.set(restKey(a), decision);
+  }
+}
+
+/**
+ * Verb, group, resource and subresource joined by NUL. Two requests share a key only if a field of each holds a
+ * NUL, and no served group, resource or subresource does: a request that reaches an object never shares one.
+ */
+function restKey(a: ResourceAttributes): string {
+  return `${a.verb}\u0000${a.apiGroup}\u0000${a.resource}\u0000${a.subresource}`;
+}
+
+/**
+ * A user object that cannot change: the token cache hands the same frozen one to every request with the same
+ * token, so its decisions can be found by identity, without spelling out its name and groups per request.
+ */
+function immutable(user: UserInfo): boolean {
+  return Object.isFrozen(user) && Object.isFrozen(user.groups);
 }
 
 export class RbacAuthorizer implements Authorizer {
@@ -167,8 +222,14 @@ export class RbacAuthorizer implements Authorizer {
   private roleBindings = new Map<string, Binding>(); // "<ns>/<name>"
   private roleBindingIndex = new Map<string, Map<string, Set<string>>>(); // ns -> subject key -> ids
   private cache = new Map<string, Grant[]>();
-  /** Whole decisions by request, so a repeated request is one map lookup; emptied by every RBAC change. */
-  private decisions = new Map<string, Decision>();
+  /**
+   * Whole decisions by user and request, so a repeated request is two map lookups: per user object when it is
+   * frozen (identity), else per name and groups. Emptied by every RBAC change, and when it holds
+   * DECISION_CACHE_MAX decisions.
+   */
+  private decisionsByUser = new WeakMap<UserInfo, UserDecisions>();
+  private decisionsByWho = new Map<string, UserDecisions>();
+  private decisionCount = 0;
   private loading = false;
 
   /** Replaces everything the index holds with these objects (the initial list). */
@@ -189,7 +250,7 @@ export class RbacAuthorizer implements Authorizer {
     }
     this.recomputeClusterRoleRules();
     this.cache.clear();
-    this.decisions.clear();
+    this.clearDecisions();
   }
 
   /** Folds one watch event in. Events for other resources return at once. */
@@ -220,19 +281,38 @@ export class RbacAuthorizer implements Authorizer {
         break;
     }
     this.cache.clear();
-    this.decisions.clear();
+    this.clearDecisions();
   }
 
   authorize(attrs: Attributes): Decision {
     // kube's privileged-group authorizer runs before RBAC and allows with an empty reason.
-    if (attrs.user.groups.includes(MASTERS_GROUP)) return { allowed: true, reason: "" };
-    const key = decisionKey(attrs);
-    const known = this.decisions.get(key);
+    const user = attrs.user;
+    if (user.groups.includes(MASTERS_GROUP)) return { allowed: true, reason: "" };
+    const frozen = immutable(user);
+    const who = frozen ? undefined : whoKey(user);
+    let mine = frozen ? this.decisionsByUser.get(user) : this.decisionsByWho.get(who!);
+    const known = mine?.get(attrs);
     if (known) return known;
     const decision = this.decide(attrs);
-    if (this.decisions.size >= DECISION_CACHE_MAX) this.decisions.clear();
-    this.decisions.set(key, decision);
+    if (this.decisionCount >= DECISION_CACHE_MAX) {
+      this.clearDecisions();
+      mine = undefined;
+    }
+    if (!mine) {
+      mine = new UserDecisions();
+      if (frozen) this.decisionsByUser.set(user, mine);
+      else this.decisionsByWho.set(who!, mine);
+    }
+    mine.set(attrs, decision);
+    this.decisionCount++;
     return decision;
+  }
+
+  private clearDecisions(): void {
+    if (this.decisionCount === 0) return;
+    this.decisionsByUser = new WeakMap();
+    this.decisionsByWho.clear();
+    this.decisionCount = 0;
   }
 
   private decide(attrs: Attributes): Decision {
@@ -243,7 +323,7 @@ export class RbacAuthorizer implements Authorizer {
         errors.push(grant.error.message);
         continue;
       }
-      for (const rule of grant.rules) if (ruleAllows(attrs, rule)) return { allowed: true, reason: grant.reason };
+      for (const rule of grant.rules) if (ruleAllows(attrs, rule)) return { allowed: true, reason: reasonOf(grant) };
     }
     return { allowed: false, reason: errors.length ? `RBAC: ${aggregateMessage(errors)}` : "" };
   }
@@ -339,7 +419,8 @@ export class RbacAuthorizer implements Authorizer {
   }
 
   private grantsFor(user: UserInfo, namespace: string): Grant[] {
-    const cacheKey = namespace + "\x01" + user.username + "\x01" + user.groups.join("\x01");
+    // Length-prefixed (whoKey): a namespace, name or group holding the separator cannot spell another's key.
+    const cacheKey = `${namespace.length}:${namespace}${whoKey(user)}`;
     const hit = this.cache.get(cacheKey);
     if (hit) return hit;
 
@@ -370,8 +451,8 @@ export class RbacAuthorizer implements Authorizer {
     const subject = b.subjects.find((s) => appliesToUser(user, s, namespace));
     if (!subject) return;
     const resolved = this.roleRefRules(b.roleRef, namespace);
-    if (resolved.error) grants.push({ rules: [], error: resolved.error, reason: "" });
-    else grants.push({ rules: resolved.rules, reason: `RBAC: allowed by ${describeBinding(b, subject)}` });
+    if (resolved.error) grants.push({ rules: [], error: resolved.error });
+    else grants.push({ rules: resolved.rules, binding: b, subject });
   }
 
   private applyClusterRole(name: string, obj: ClusterRole | undefined): void {

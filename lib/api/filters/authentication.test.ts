@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isStatusError } from "../../status";
 import { apiRequest, context, ok, testRuntime } from "../test-support";
-import { withAuthentication } from "./authentication";
+import { bearerToken, withAuthentication } from "./authentication";
 
 const rt = testRuntime(() => true, { sessionBearer: async (cookie) => (cookie === "session=s" ? "good" : undefined) });
 const handler = withAuthentication(ok, rt);
@@ -25,5 +25,18 @@ describe("authentication", () => {
     expect(await code(handler(context(rt, apiRequest("POST", "/api/v1/namespaces", { cookie: "session=s" }))))).toBe(403);
     expect(await code(handler(context(rt, apiRequest("POST", "/api/v1/namespaces", { cookie: "session=s", "x-csrf-protection": "1" }))))).toBe(200);
     expect(await code(handler(context(rt, apiRequest("GET", "/api/v1/namespaces", { cookie: "session=other" }))))).toBe(401);
+  });
+
+  it("reads the token of a Bearer header as kube clients send it, and nothing else", () => {
+    // The answers of the pattern it replaced, /^Bearer\s+(.+)$/i over the trimmed value.
+    const old = (h: string) => { const m = /^Bearer\s+(.+)$/i.exec(h.trim()); return m ? m[1].trim() : undefined; };
+    const jwt = "eyJhbGciOiJSUzI1NiJ9." + "a".repeat(900) + ".sig";
+    const cases = [
+      `Bearer ${jwt}`, `bearer ${jwt}`, `BEARER\t${jwt}`, `  Bearer   ${jwt}  `, "Bearer\u00a0tok", "Bearer \ntok", "Bearer a b",
+      "Bearer", "Bearer ", "Bearer  \t ", "Bearertok", "Basic dXNlcjpwYXNz", "Bearer tok\nmore", "Bearer tok\u2028more", "xBearer tok", "",
+    ];
+    for (const h of cases) expect([h, bearerToken(h)]).toEqual([h, old(h)]);
+    expect(bearerToken(`Bearer ${jwt}`)).toBe(jwt);
+    expect(bearerToken("Bearertok")).toBeUndefined();
   });
 });
