@@ -5,7 +5,7 @@
 // among the deleted objects; deleting the CRD takes the kind out of the sidebar, again without a reload.
 import { expect, type Page } from "@playwright/test";
 import { parse, stringify } from "yaml";
-import { editorText, ensureNamespaces, kubectl, setEditorText, signIn, test, uniqueName } from "./support";
+import { editorText, ensureNamespaces, kubectl, setEditorText, shot, signIn, test, uniqueName } from "./support";
 
 const GROUP = "crs.console-e2e.example.com";
 const SEGMENT = `gizmos.${GROUP}`;
@@ -105,11 +105,13 @@ test("a custom kind: sidebar, live list with printer columns, create from its sc
   await kubectl(["patch", `gizmos.v2.${GROUP}`, byKubectl, "-n", NAMESPACE, "--type=merge", "-p", '{"spec":{"colour":"blue","size":8}}']);
   await expect(row.locator('[data-column="Colour"]')).toHaveText("blue");
   await expect(row.locator('[data-column="Size"]')).toHaveText("8");
+  await shot(page, "custom-kind-list");
 
   // Create from the example generated from the schema: defaults, the enum's first value, the preferred version.
   await page.goto(`/create/${SEGMENT}?namespace=${NAMESPACE}`);
   await expect(page.getByRole("heading", { name: `Create Gizmo in ${NAMESPACE}` })).toBeVisible();
   const example = parse(await editorText(page));
+  await shot(page, "custom-kind-create");
   expect(example).toEqual({
     apiVersion: `${GROUP}/v2`,
     kind: "Gizmo",
