@@ -6,6 +6,7 @@
 // built-in kinds keep their plural, which never holds a dot.
 import { nameColumn, timestampSince } from "../kinds/columns";
 import { kinds as builtInKinds, type AnyKind, type Column, type KubeObject } from "../kinds";
+import type { CustomResourceColumnDefinition } from "../kinds/custom-resource-definition";
 
 /** What the console needs of one custom kind (serialisable: the server page hands it to the browser). */
 export interface CustomKindInfo {
@@ -25,14 +26,8 @@ export interface CustomKindInfo {
   printerColumns?: PrinterColumn[];
 }
 
-export interface PrinterColumn {
-  name?: string;
-  type?: string;
-  format?: string;
-  description?: string;
-  priority?: number;
-  jsonPath?: string;
-}
+/** A version's `additionalPrinterColumns` entry, as the CRD declares it (a type only: nothing of lib/kinds' CRD kind is bundled). */
+export type PrinterColumn = CustomResourceColumnDefinition;
 
 /** The subset of apidiscovery.k8s.io/v2's APIGroupDiscoveryList read here. */
 export interface DiscoveryList {
