@@ -159,13 +159,29 @@ function negotiateOptions(accept: string | undefined, endpoint: Restrictions): O
   return undefined;
 }
 
+/** Answers of negotiateOptions per endpoint and Accept value: clients send the same few headers again and again. */
+const negotiated = new WeakMap<Restrictions, Map<string, OutputFormat | undefined>>();
+const NEGOTIATED_MAX = 256;
+
+function remembered(accept: string | undefined, endpoint: Restrictions): OutputFormat | undefined {
+  if (accept === undefined) return negotiateOptions(accept, endpoint);
+  let byAccept = negotiated.get(endpoint);
+  if (!byAccept) negotiated.set(endpoint, (byAccept = new Map()));
+  if (byAccept.has(accept)) return byAccept.get(accept);
+  const format = negotiateOptions(accept, endpoint);
+  // Frozen: every request with this header shares the answer.
+  if (byAccept.size >= NEGOTIATED_MAX) byAccept.clear();
+  byAccept.set(accept, format && Object.freeze(format));
+  return format;
+}
+
 /**
  * The representation to answer with; throws kube's 406 when nothing the client accepts can be produced. A
  * watch also needs a stream serializer: YAML chosen for a watch is a 406 listing the stream media types.
  */
 export function negotiate(accept: string | undefined, opts: { watch?: boolean; endpoint?: Restrictions } = {}): OutputFormat {
   const endpoint = opts.endpoint ?? RESOURCE_ENDPOINT;
-  const format = negotiateOptions(accept, endpoint);
+  const format = remembered(accept, endpoint);
   if (!format) throw errors.notAcceptable(endpoint.jsonAndYamlOnly ? OFFERED_UNSTRUCTURED : OFFERED);
   if (opts.watch && format.media === "yaml") throw errors.notAcceptable(endpoint.jsonAndYamlOnly ? OFFERED_WATCH_UNSTRUCTURED : OFFERED_WATCH);
   return format;

@@ -92,6 +92,11 @@ export interface ObjectStore {
   size(resource: string): { objects: number; bytes: number };
   /** Catch up with the store's latest revision (a write acknowledged by another process is then visible). */
   catchUp(): Promise<void>;
+  /**
+   * Whether a consistent read may be answered from the cache as it is, with no wait: nobody else committed since
+   * the last catch-up (SQLite's change signal). False means `catchUp` first (PostgreSQL: always).
+   */
+  current(): boolean;
   /** Resolves true once `rev` is applied here, false after `timeoutMs`. */
   waitFor(rev: number, timeoutMs?: number): Promise<boolean>;
   /** Read what other processes committed (after a failed precondition this process may be behind). */

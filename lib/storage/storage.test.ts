@@ -114,6 +114,13 @@ describe.each(testBackends)("revision log and watch cache on %s", (b) => {
     expect(asked).toBe(1);
     await two.objects.catchUp();
     expect(asked).toBe(dialect.name === "sqlite" ? 1 : 2);
+    // current(): a read may skip catchUp only while nobody else committed (never on PostgreSQL).
+    expect(two.objects.current()).toBe(dialect.name === "sqlite");
+    expect((await one.writer.commit({ type: "create", key: key("another"), object: cm("another") })).ok).toBe(true);
+    expect(two.objects.current()).toBe(false);
+    await two.objects.catchUp();
+    expect(two.objects.get(key("another"))).toBeDefined();
+    expect(two.objects.current()).toBe(dialect.name === "sqlite");
   });
 
   it("keeps acknowledged writes across a reopen", async () => {

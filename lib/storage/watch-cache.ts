@@ -226,6 +226,12 @@ export class WatchCache implements ObjectStore {
     if (signal !== undefined) this.caughtUpAt = signal;
   }
 
+  /** catchUp's test alone, for a read that is answered synchronously when it holds. */
+  current(): boolean {
+    const signal = this.counter.changeSignal?.();
+    return signal !== undefined && signal === this.caughtUpAt;
+  }
+
   get(key: ObjectKey): StoredObject | undefined {
     return this.resources.get(key.resource)?.objects.get(objectKeyString(key));
   }

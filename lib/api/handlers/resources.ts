@@ -13,7 +13,7 @@ import { listResponse } from "../encode/list";
 import { objectResponse } from "../encode/object";
 import { tableIncludes } from "../encode/table";
 import { warningHeaders } from "../field-validation";
-import { ACTION_ENDPOINT, negotiate, RESOURCE_ENDPOINT, type OutputFormat } from "../media";
+import { ACTION_ENDPOINT, negotiate, RESOURCE_ENDPOINT, type OutputFormat, type Restrictions } from "../media";
 import { patchObject, patchType } from "../patch";
 import { MAX_BODY_BYTES, readDeleteOptions, readObjectBody } from "../request-body";
 import type { ApiResponse } from "../types";
@@ -21,30 +21,50 @@ import { action } from "./actions";
 import { scale } from "./scale";
 import { watch } from "./watch";
 
-export async function resources(ctx: RequestContext, info: ResourceRequest): Promise<ApiResponse> {
-  const res = await serve(ctx, info);
+export function resources(ctx: RequestContext, info: ResourceRequest): ApiResponse | Promise<ApiResponse> {
+  const res = serve(ctx, info);
   // A deprecated version warns on every request to it, as kube's handler for a CRD's deprecated version does.
   const deprecated = info.kind.deprecationWarning;
-  if (deprecated !== undefined) res.headers.warning = [...warningHeaders([deprecated]), ...[res.headers.warning ?? []].flat()];
-  return res;
+  if (deprecated === undefined) return res;
+  return Promise.resolve(res).then((r) => {
+    r.headers.warning = [...warningHeaders([deprecated]), ...[r.headers.warning ?? []].flat()];
+    return r;
+  });
 }
 
-function serve(ctx: RequestContext, info: ResourceRequest): Promise<ApiResponse> {
+/** What a kind's endpoints can answer (the negotiation's restrictions), made once per kind. */
+const endpoints = new WeakMap<ResourceRequest["kind"], { resource: Restrictions; action: Restrictions }>();
+
+function endpointsOf(kind: ResourceRequest["kind"]): { resource: Restrictions; action: Restrictions } {
+  let e = endpoints.get(kind);
+  if (!e) {
+    // Kinds without protobuf declarations answer JSON or YAML (as kube does for custom resources).
+    // A kind without a declared schema (a custom resource) has JSON and YAML serializers only.
+    e = {
+      resource: { ...RESOURCE_ENDPOINT, protobuf: RESPONSE_KINDS.has(kind.kind), jsonAndYamlOnly: !kind.schema },
+      action: { ...ACTION_ENDPOINT, protobuf: true, jsonAndYamlOnly: false },
+    };
+    endpoints.set(kind, e);
+  }
+  return e;
+}
+
+function serve(ctx: RequestContext, info: ResourceRequest): ApiResponse | Promise<ApiResponse> {
   const req = ctx.request;
   const watching = info.watchPath || (req.method === "GET" && info.name === undefined && watchFlag(req.query));
   const acting = info.subresource !== undefined && info.kind.actionSubresources?.includes(info.subresource);
-  // Kinds without protobuf declarations answer JSON or YAML (as kube does for custom resources).
-  // A kind without a declared schema (a custom resource) has JSON and YAML serializers only.
-  const endpoint = {
-    ...(acting ? ACTION_ENDPOINT : RESOURCE_ENDPOINT), protobuf: acting || RESPONSE_KINDS.has(info.kind.kind),
-    jsonAndYamlOnly: !acting && !info.kind.schema,
-  };
-  const format = negotiate(req.header("accept"), { watch: watching, endpoint });
+  const endpoint = endpointsOf(info.kind);
+  const format = negotiate(req.header("accept"), { watch: watching, endpoint: acting ? endpoint.action : endpoint.resource });
   const pretty = ctx.pretty || format.pretty;
   if (acting) return action(ctx, info, format, pretty);
   if (watching) {
     if (req.method !== "GET") throw errors.methodNotAllowed();
     return watch(ctx, info, format);
+  }
+  // One object read from the cache: answered synchronously when the cache can answer at once.
+  if (req.method === "GET" && info.name !== undefined && !(info.subresource === "scale" && info.kind.scale)) {
+    const answer = ctx.runtime.registry.read(info.kind, info.namespace ?? "", info.name, req.query.get("resourceVersion") ?? "");
+    return answer instanceof Promise ? answer.then((a) => answered(info, a, format, pretty, [], req.query)) : answered(info, answer, format, pretty, [], req.query);
   }
   return verb(ctx, info, format, pretty);
 }
@@ -110,9 +130,14 @@ async function verb(ctx: RequestContext, info: ResourceRequest, format: OutputFo
     default:
       throw errors.methodNotAllowed();
   }
+  return answered(info, answer, format, pretty, warnings, q);
+}
+
+/** A verb's answer in the negotiated form, with the warnings the request and the answer carry. */
+function answered(info: ResourceRequest, answer: Answer, format: OutputFormat, pretty: boolean, warnings: string[], q: URLSearchParams): ApiResponse {
   if ("warnings" in answer && answer.warnings) warnings.push(...answer.warnings);
   const include = tableIncludes(format, q);
-  const res = "list" in answer ? listResponse(answer.list, format, pretty, include) : objectResponse(kind, answer, format, pretty, include);
+  const res = "list" in answer ? listResponse(answer.list, format, pretty, include) : objectResponse(info.kind, answer, format, pretty, include);
   if (warnings.length) res.headers.warning = warningHeaders(warnings);
   return res;
 }
