@@ -754,7 +754,7 @@ async function scenariosRead(which: string[]): Promise<void> {
         results.push({
           scenario: "get", title: `get by name (C=${C})`, params, ...pick(["ours", "bare-http"]), ratios: { "vs bare-http": r },
           targets: [
-            atLeast("get throughput vs bare node:https", r, 0.3, "issue 3", "vs bare-http"),
+            atLeast("get throughput vs bare node:https", r, 0.8, "issue 23 item 1 (issue 3 asked 0.3)", "vs bare-http"),
             { name: "no errors / non-2xx", goal: "0", value: clean, met: clean, source: "plan §8.1 rule 3" },
           ],
           notes: [seedNote, "ours = the admin token (user admin in system:masters, which authorization lets through without RBAC)."],
@@ -763,15 +763,20 @@ async function scenariosRead(which: string[]): Promise<void> {
 
       if (rbac) {
         const r = ratio(medians["ours-sa"].rps, medians.ours.rps);
+        // The same server's CPU per request, admin over SA: what the SA's throughput is to the admin's on a
+        // CPU-bound server, and far less moved by the other processes of a shared box between two 10 s windows
+        // than the req/s of those windows (seen swinging 0.6-1.3 on this box).
+        const byCpu = ratio(medians.ours.cpuUsPerRequest, medians["ours-sa"].cpuUsPerRequest);
         const viaRbac = checks[`get configmap ${SEED_NS}/${seedName(0)}`] === 200 && Object.entries(checks).filter(([k]) => k !== `get configmap ${SEED_NS}/${seedName(0)}`).every(([, v]) => v === 403);
         const clean = cleanOf("ours-sa") && cleanOf("ours");
         results.push({
           scenario: "get-rbac", title: `get by name as a RoleBinding-bound ServiceAccount vs admin (C=${C})`,
           params: { ...params, roles: RBAC_FILLER_COUNT + 1, roleBindings: RBAC_FILLER_COUNT + 1, rbacNamespaces: rbacFixture(SEED_NS).namespaces, subject: `system:serviceaccount:${SEED_NS}:${READER_SA}`, rbacChecks: checks },
           ...pick(["ours", "ours-sa", "bare-http"]),
-          ratios: { "ours-sa vs ours": r, "ours-sa vs bare-http": ratio(medians["ours-sa"].rps, medians["bare-http"].rps) },
+          ratios: { "ours-sa vs ours": r, "ours-sa vs ours by CPU per request": byCpu, "ours-sa vs bare-http": ratio(medians["ours-sa"].rps, medians["bare-http"].rps) },
           targets: [
-            atLeast("get as ServiceAccount (RBAC, 1,000 Roles + RoleBindings) vs admin", r, 0.9, "issue 8", "ours-sa vs ours"),
+            atLeast("get as ServiceAccount (RBAC, 1,000 Roles + RoleBindings) vs admin, by server CPU per request", byCpu, 0.9, "issue 8, issue 23 item 1", "ours-sa vs ours by CPU per request"),
+            atLeast("get as ServiceAccount vs admin, req/s (informational: windows 10 s apart on a shared box)", r, 0.9, "issue 8 (informational)", "ours-sa vs ours"),
             { name: "reader allowed by its RoleBinding only (200 / 403s)", goal: "true", value: viaRbac, met: viaRbac, source: "issue 8" },
             { name: "no errors / non-2xx (SA)", goal: "0", value: clean, met: clean, source: "plan §8.1 rule 3" },
           ],
