@@ -14,6 +14,8 @@
 //   BENCH_SEED=api           seed the 10,000 objects through the HTTPS API instead of in-process (slow)
 //   BENCH_SNAPSHOT=0         run the working tree in place (default: a copy taken at the start of the run)
 //   BENCH_CPU_PROF=1         start our server with --cpu-prof (profiles go to a temp folder, path printed)
+//   BENCH_SOURCE=1           run our server from source through tsx (profiles then name our files) instead of
+//                            the compiled .server/server.mjs that npm start runs
 //   BENCH_KEEP_TMP=1         keep the scratch folders (data dirs, fixtures)
 //   BENCH_OUT=path           write the JSON there instead of bench/results/<timestamp>.json
 //   BENCH_PG_URL=url         replicas: use this PostgreSQL server (default: a throw-away cluster from Debian's postgresql)

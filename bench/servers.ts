@@ -1,6 +1,7 @@
-// The servers a benchmark starts, set up as bench/run.ts sets up its own: our server exactly as in production
-// (`NODE_ENV=production node --import tsx server.ts`, console off, a fresh DATA_DIR) from a copy of the working
-// tree taken when the run starts, and the reference servers of bench/refs with a certificate from the same
+// The servers a benchmark starts, set up as bench/run.ts sets up its own: our server exactly as `npm start` runs
+// it (the compiled `.server/server.mjs` of scripts/build-server.mjs, NODE_ENV=production, console off, a fresh
+// DATA_DIR; `BENCH_SOURCE=1`: `server.ts` through tsx instead, whose CPU profiles name our files) from a copy of
+// the working tree taken when the run starts, and the reference servers of bench/refs with a certificate from the same
 // lib/tls code; every one with the bench/probe.ts preload (event-loop delay, peak RSS, memoryUsage, forced GC
 // with --expose-gc). Also the run's environment record (versions, git SHA, load average) and CPU readings from
 // /proc. Used by bench/run.ts and bench/scale.ts.
@@ -119,12 +120,21 @@ export function benchContext(opts: { name: string; snapshot: boolean; keepTmp: b
     return refPki;
   };
 
+  // The compiled server, built once per run from the snapshot (as `npm start` builds it when stale).
+  let built: Promise<string> | undefined;
+  const ourEntry = () => {
+    if (process.env.BENCH_SOURCE === "1") return Promise.resolve("server.ts");
+    return (built ??= serverModule<{ buildServer(o: { root: string }): Promise<string> }>("scripts/build-server.mjs")
+      .then((m) => m.buildServer({ root: src }))
+      .then((bundle) => path.relative(src, bundle)));
+  };
+
   return {
     scratch, src, git, snapshot: opts.snapshot, serverModule, freshPath, refTls,
     async startOurs(o = {}) {
       const port = o.port ?? await freePort();
       const dataDir = o.dataDir ?? freshPath("ours");
-      const child = startChild(o.name ?? "ours", process.execPath, nodeArgs("server.ts", !!o.gc, o.nodeArgs), {
+      const child = startChild(o.name ?? "ours", process.execPath, nodeArgs(await ourEntry(), !!o.gc, o.nodeArgs), {
         cwd: src, ipc: true,
         env: { ...serverEnv(), PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, CLUSTER_CORE_CONSOLE: "off", NODE_ENV: "production", ...(o.plain ? { INSECURE_HTTP: "1" } : {}), ...o.env },
       });
@@ -151,6 +161,7 @@ export function benchContext(opts: { name: string; snapshot: boolean; keepTmp: b
         nproc: os.availableParallelism(), cpu: os.cpus()[0]?.model, memGiB: round(os.totalmem() / 2 ** 30, 1), kernel: os.release(),
         node: process.version, betterSqlite3: pkgVersion("better-sqlite3"), sqlite,
         gitSha: git.sha, gitDirtyServerFiles: git.dirty,
+        ourServer: process.env.BENCH_SOURCE === "1" ? "server.ts through tsx (BENCH_SOURCE=1)" : "the compiled .server/server.mjs, as npm start runs it",
         serverTree: opts.snapshot ? "copy of the working tree taken at the start of the run (gitDirtyServerFiles: what differed from gitSha)" : "working tree, in place (snapshot off)",
         openFilesLimit: openFileLimit(),
         durability: "SQLite WAL, synchronous=FULL (lib/storage default)",
