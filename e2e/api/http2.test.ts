@@ -154,6 +154,43 @@ describe("HTTP/2", () => {
     }
   });
 
+  test("whole answers carry Content-Length over h2 and HTTP/1.1, as kube-apiserver's do; lists stream without", async () => {
+    const session = await connect(server);
+    try {
+      expect((await request(session, "POST", `/api/v1/namespaces/${NS}/configmaps`, configMap("sized", { k: "é" }))).status).toBe(201);
+      const got = await request(session, "GET", `/api/v1/namespaces/${NS}/configmaps/sized`);
+      expect(got.status).toBe(200);
+      expect(got.headers["content-length"]).toBe(String(Buffer.byteLength(got.text)));
+      const missing = await request(session, "GET", `/api/v1/namespaces/${NS}/configmaps/nope`);
+      expect(missing.headers["content-length"]).toBe(String(Buffer.byteLength(missing.text)));
+      const list = await request(session, "GET", `/api/v1/namespaces/${NS}/configmaps`);
+      expect([list.status, list.headers["content-length"]]).toEqual([200, undefined]);
+    } finally {
+      session.close();
+    }
+    const h1 = await server.request("GET", `/api/v1/namespaces/${NS}/configmaps/sized`);
+    expect(h1.headers["content-length"]).toBe(String(Buffer.byteLength(h1.text)));
+    expect(h1.headers["transfer-encoding"]).toBeUndefined();
+    const h1List = await server.request("GET", `/api/v1/namespaces/${NS}/configmaps`);
+    expect([h1List.headers["transfer-encoding"], h1List.headers["content-length"]]).toEqual(["chunked", undefined]);
+  });
+
+  test("over h2 the front door still answers first, and paths outside the API still reach the console's listener", async () => {
+    const session = await connect(server);
+    try {
+      const climbing = await request(session, "GET", `/api/v1/namespaces/${NS}/../${NS}/configmaps?limit=1`);
+      expect([climbing.status, climbing.headers.location]).toEqual([301, `/api/v1/namespaces/${NS}/configmaps?limit=1`]);
+      expect(climbing.headers["content-length"]).toBe(String(Buffer.byteLength(climbing.text)));
+      // With the console off, server.ts answers every other path itself, through node's compatibility layer.
+      const outside = await request(session, "GET", "/some/console/page");
+      expect([outside.status, outside.text]).toEqual([404, "404 page not found\n"]);
+      // The API on the same connection afterwards.
+      expect((await request(session, "GET", `/api/v1/namespaces/${NS}/configmaps/sized`)).status).toBe(200);
+    } finally {
+      session.close();
+    }
+  });
+
   test("twenty watches share one connection and each gets its own events", async () => {
     const session = await connect(server);
     try {

@@ -11,6 +11,13 @@ import type { Socket } from "node:net";
 export type ServingRequest = http.IncomingMessage | http2.Http2ServerRequest;
 export type ServingResponse = http.ServerResponse | http2.Http2ServerResponse;
 export type Listener = (req: ServingRequest, res: ServingResponse) => void;
+/**
+ * Offered every HTTP/2 stream first, on node's core API (the stream, its headers, the raw `[name, value, ...]`
+ * list): returns true when it takes the stream, false to leave it to `Listener` (through node's compatibility
+ * request and response objects).
+ */
+export type StreamListener = (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, rawHeaders: string[]) => boolean;
+type NodeStreamListener = (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, flags: number, rawHeaders: string[]) => void;
 
 /** kube-apiserver's default --http2-max-streams-per-connection (0 there means this). */
 export const HTTP2_MAX_CONCURRENT_STREAMS = 100;
@@ -34,7 +41,7 @@ export interface Serving {
   closeAll(): void;
 }
 
-export function createServing(options: ServingOptions, listener: Listener): Serving {
+export function createServing(options: ServingOptions, listener: Listener, streamListener?: StreamListener): Serving {
   const requestTimeoutMs = options.requestTimeoutSeconds * 1000;
   const headersTimeoutMs = Math.min(HEADERS_TIMEOUT_MS, requestTimeoutMs);
   if (!options.tls) {
@@ -64,11 +71,20 @@ export function createServing(options: ServingOptions, listener: Listener): Serv
       // node's default of 10 MB.
       maxSessionMemory: 64,
     },
-    (req, res) => {
-      if (req.httpVersionMajor === 2) limitBodyTime(req as http2.Http2ServerRequest, requestTimeoutMs);
-      listener(req, res);
-    },
+    listener,
   );
+  // Giving the server a `request` listener made node add its compatibility layer's `stream` listener, which
+  // wraps every HTTP/2 stream in an Http2ServerRequest and Http2ServerResponse and emits `request`: taken off
+  // here, it is called only for the streams `streamListener` leaves (the console's, for Next.js), so the API's
+  // streams are served on the core API without those objects.
+  const compat = server.listeners("stream") as NodeStreamListener[];
+  if (compat.length !== 1) throw new Error(`node:http2 set up ${compat.length} stream listeners for its compatibility layer, where one was expected`);
+  server.removeAllListeners("stream");
+  server.on("stream", ((stream, headers, flags, rawHeaders) => {
+    if (!stream.endAfterHeaders) limitBodyTime(stream, requestTimeoutMs);
+    if (streamListener?.(stream, headers, rawHeaders)) return;
+    compat[0].call(server, stream, headers, flags, rawHeaders);
+  }) as NodeStreamListener);
   // These apply to the HTTP/1.1 connections (allowHTTP1 hands them to node:http's connection handling, which
   // reads its options off this server; node:https would have set requireHostHeader itself).
   const h1 = server as unknown as { keepAliveTimeout: number; headersTimeout: number; requestTimeout: number; requireHostHeader: boolean };
@@ -125,16 +141,14 @@ function readHttp1InJsOnceBacklogged(socket: Socket): void {
 }
 
 /** HTTP/2 has no request timeout of its own: a stream whose body is still arriving at the deadline is reset. */
-function limitBodyTime(req: http2.Http2ServerRequest, ms: number): void {
-  const stream = req.stream;
-  if (stream.endAfterHeaders) return; // no body
+function limitBodyTime(stream: http2.ServerHttp2Stream, ms: number): void {
   const timer = setTimeout(() => {
     if (!stream.destroyed && !stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
   }, ms);
   timer.unref();
   const clear = () => clearTimeout(timer);
   // 'end' fires once the last DATA frame is read; 'close' when the stream goes (answered or reset).
-  req.once("end", clear);
+  stream.once("end", clear);
   stream.once("close", clear);
 }
 
