@@ -275,6 +275,19 @@ describe("an HTTP/2 request", () => {
 });
 
 describe("an HTTP/1.1 request", () => {
+  it("reads a repeated header's values apart, and none of a header not sent", async () => {
+    const seen: ApiRequest[] = [];
+    const values: string[][] = [];
+    const { server, port } = await http1Server(() => whole(200, "{}\n"), (r) => { seen.push(r); values.push(r.headerValues("impersonate-group"), r.headerValues("impersonate-user")); });
+    try {
+      await rawHttp1(port, "GET /api HTTP/1.1\r\nHost: x\r\nImpersonate-Group: a\r\nImpersonate-Group: b, c\r\nConnection: close\r\n\r\n");
+      expect(values).toEqual([["a", "b, c"], []]);
+      expect(seen[0].header("impersonate-group")).toBe("a, b, c");
+    } finally {
+      server.close();
+    }
+  });
+
   it("names its connection: the same for requests kept alive on it, another for another connection", async () => {
     const seen: ApiRequest[] = [];
     const { server, port } = await http1Server(() => whole(200, "{}\n"), (r) => seen.push(r));

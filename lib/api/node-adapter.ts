@@ -121,6 +121,8 @@ class Http1ApiRequest extends TargetRequest implements ApiRequest {
   }
 
   headerValues(name: string): string[] {
+    // node builds `headersDistinct` on first use: not for a header that was not sent (the usual question).
+    if (this.req.headers[name] === undefined) return [];
     const v = this.req.headersDistinct[name];
     return v ? [...v] : [];
   }
@@ -152,7 +154,7 @@ class Http2ApiRequest extends TargetRequest implements ApiRequest {
   }
 
   headerValues(name: string): string[] {
-    return rawValues(this.raw, name);
+    return this.headers[name] === undefined ? [] : rawValues(this.raw, name);
   }
 
   headerNames(): string[] {
