@@ -3,19 +3,27 @@
 // once, a watcher that stops reading is reset without disturbing its connection's other streams, HTTP/1.1
 // still works on the same port, and kubectl (client-go) speaks h2 to it.
 import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http2 from "node:http2";
+import os from "node:os";
+import path from "node:path";
 import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createNamespaces, startServer, stopAll, waitFor, type Server } from "./harness";
 
 let server: Server;
 const NS = "h2";
+const auditDir = mkdtempSync(path.join(os.tmpdir(), "h2-audit-"));
+const auditPath = path.join(auditDir, "audit.log");
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ env: { AUDIT_LOG_PATH: auditPath } });
   await createNamespaces(server, NS);
 }, 90_000);
-afterAll(stopAll);
+afterAll(async () => {
+  await stopAll();
+  rmSync(auditDir, { recursive: true, force: true });
+});
 
 function connect(s: Server): Promise<http2.ClientHttp2Session> {
   return new Promise((resolve, reject) => {
@@ -189,6 +197,23 @@ describe("HTTP/2", () => {
     } finally {
       session.close();
     }
+  });
+
+  test("the audit log names the client's address over h2 as over HTTP/1.1", async () => {
+    const session = await connect(server);
+    try {
+      expect((await request(session, "GET", `/api/v1/namespaces/${NS}/configmaps/audited-h2`)).status).toBe(404);
+    } finally {
+      session.close();
+    }
+    expect((await server.request("GET", `/api/v1/namespaces/${NS}/configmaps/audited-h1`)).status).toBe(404);
+    await waitFor("both requests in the audit log", async () => {
+      const lines = readFileSync(auditPath, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { objectRef?: { name?: string }; sourceIPs?: string[] });
+      const [h2, h1] = ["audited-h2", "audited-h1"].map((name) => lines.find((l) => l.objectRef?.name === name));
+      if (!h2 || !h1) return undefined;
+      expect([h2.sourceIPs, h1.sourceIPs]).toEqual([["127.0.0.1"], ["127.0.0.1"]]);
+      return true;
+    });
   });
 
   test("twenty watches share one connection and each gets its own events", async () => {
