@@ -1,7 +1,8 @@
 // HTTP/2 on the API port: node's http2 client negotiates h2 by ALPN and gets, lists and watches over it,
 // many watches share one connection, a watch the client resets (RST_STREAM) frees its server resources at
-// once, a watcher that stops reading is reset without disturbing its connection's other streams, HTTP/1.1
-// still works on the same port, and kubectl (client-go) speaks h2 to it.
+// once, a watcher that stops reading is reset without disturbing its connection's other streams, whole
+// answers carry Content-Length, the front door and the paths outside the API still answer over h2, the audit
+// log names the client's address, HTTP/1.1 still works on the same port, and kubectl (client-go) speaks h2 to it.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http2 from "node:http2";
