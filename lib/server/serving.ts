@@ -128,11 +128,12 @@ export function createServing(options: ServingOptions, listener: Listener, strea
  * comes before the bytes it guards against.
  */
 function readHttp1InJsOnceBacklogged(socket: Socket): void {
-  const write = socket.write;
-  const watched = function (this: Socket, ...args: Parameters<Socket["write"]>): boolean {
-    const taken = (write as (...a: unknown[]) => boolean).apply(this, args);
+  const write = socket.write as (chunk: unknown, encoding?: unknown, callback?: unknown) => boolean;
+  // Every answer passes here: the arguments are handed on as they are (no array made per write).
+  const watched = function (this: Socket, chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
+    const taken = write.call(this, chunk, encoding, callback);
     if (!taken && socket.write === watched) {
-      socket.write = write;
+      socket.write = write as Socket["write"];
       socket.on("data", () => {});
     }
     return taken;
