@@ -33,6 +33,7 @@ beforeAll(async () => {
     (stream, headers) => {
       const target = headers[":path"] ?? "";
       if (!target.startsWith("/core")) return false;
+      if (target === "/core/throws") throw new Error("a handler's bug");
       streams.push(target);
       stream.on("error", () => {});
       stream.resume();
@@ -114,6 +115,24 @@ describe("createServing over TLS", () => {
       expect(codes).toEqual([http2.constants.NGHTTP2_CANCEL, http2.constants.NGHTTP2_CANCEL]);
       // The connection carries on.
       expect((await get(session, "/core/after")).status).toBe(200);
+    } finally {
+      session.close();
+    }
+  });
+
+  it("resets a stream whose stream listener throws, and goes on serving", async () => {
+    const session = await connect();
+    try {
+      const closed = await new Promise<boolean>((resolve) => {
+        const stream = session.request({ ":path": "/core/throws" });
+        let answered = false;
+        stream.on("error", () => {});
+        stream.on("response", () => (answered = true));
+        stream.on("close", () => resolve(answered));
+        stream.resume();
+      });
+      expect(closed).toBe(false);
+      expect((await get(session, "/core/after-throw")).status).toBe(200);
     } finally {
       session.close();
     }

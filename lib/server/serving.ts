@@ -82,8 +82,15 @@ export function createServing(options: ServingOptions, listener: Listener, strea
   server.removeAllListeners("stream");
   server.on("stream", ((stream, headers, flags, rawHeaders) => {
     if (!stream.endAfterHeaders) limitBodyTime(stream, requestTimeoutMs);
-    if (streamListener?.(stream, headers, rawHeaders)) return;
-    compat[0].call(server, stream, headers, flags, rawHeaders);
+    let taken: boolean | undefined;
+    try {
+      taken = streamListener?.(stream, headers, rawHeaders);
+    } catch {
+      // One stream's failure is never the process's (an exception here would leave node's event loop).
+      stream.destroy();
+      return;
+    }
+    if (!taken) compat[0].call(server, stream, headers, flags, rawHeaders);
   }) as NodeStreamListener);
   // These apply to the HTTP/1.1 connections (allowHTTP1 hands them to node:http's connection handling, which
   // reads its options off this server; node:https would have set requireHostHeader itself).
