@@ -19,12 +19,13 @@ let port: number;
 /** What reached the request listener: the path and the kind of request object. */
 const requests: { path: string; kind: string }[] = [];
 const streams: string[] = [];
+const IDLE_MS = 1_500;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), "serving-test-"));
   pki = await ensureServingCertificate({ dataDir: dir });
   serving = createServing(
-    { tls: pki, requestTimeoutSeconds: 1 },
+    { tls: pki, requestTimeoutSeconds: 1, http2IdleTimeoutMs: IDLE_MS },
     (req: ServingRequest, res) => {
       requests.push({ path: req.url ?? "", kind: req instanceof http2.Http2ServerRequest ? "compat" : req instanceof http.IncomingMessage ? "http1" : "?" });
       req.resume();
@@ -34,6 +35,14 @@ beforeAll(async () => {
       const target = headers[":path"] ?? "";
       if (!target.startsWith("/core")) return false;
       if (target === "/core/throws") throw new Error("a handler's bug");
+      if (target === "/core/hold") {
+        // Answered, and kept open until the client resets it (a watch).
+        streams.push(target);
+        stream.on("error", () => {});
+        stream.respond({ ":status": 200 });
+        stream.write("held\n");
+        return true;
+      }
       streams.push(target);
       stream.on("error", () => {});
       stream.resume();
@@ -135,6 +144,35 @@ describe("createServing over TLS", () => {
       expect((await get(session, "/core/after-throw")).status).toBe(200);
     } finally {
       session.close();
+    }
+  });
+
+  it("closes an HTTP/2 connection that has had no stream for the idle time, never one with a stream open", async () => {
+    const idle = await connect();
+    const busy = await connect();
+    try {
+      const goaway = (session: http2.ClientHttp2Session) => new Promise<number>((resolve) => {
+        const started = Date.now();
+        session.once("goaway", () => resolve(Date.now() - started));
+        session.once("close", () => resolve(Date.now() - started));
+      });
+      // Requests keep a connection from being idle; the time counts from the last stream's close.
+      await new Promise((r) => setTimeout(r, IDLE_MS / 2));
+      expect((await get(idle, "/core/keep")).status).toBe(200);
+      const idleGone = goaway(idle);
+      const held = busy.request({ ":path": "/core/hold" });
+      held.on("error", () => {});
+      held.resume();
+      const busyGone = Promise.race([goaway(busy), new Promise<number>((r) => setTimeout(() => r(-1), IDLE_MS * 2))]);
+      const after = await idleGone;
+      expect(after).toBeGreaterThanOrEqual(IDLE_MS - 100);
+      expect(after).toBeLessThan(IDLE_MS * 2);
+      // The connection with a stream open was left alone.
+      expect(await busyGone).toBe(-1);
+      held.close(http2.constants.NGHTTP2_CANCEL);
+    } finally {
+      idle.close();
+      busy.close();
     }
   });
 });

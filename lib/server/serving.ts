@@ -33,6 +33,8 @@ export const HEADERS_TIMEOUT_MS = 32_000;
 export interface ServingOptions {
   tls?: { key: string | Buffer; cert: string | Buffer };
   requestTimeoutSeconds: number;
+  /** HTTP2_IDLE_TIMEOUT_MS unless given (tests shorten it). */
+  http2IdleTimeoutMs?: number;
 }
 
 export interface Serving {
@@ -102,7 +104,7 @@ export function createServing(options: ServingOptions, listener: Listener, strea
 
   server.on("session", (session) => {
     session.setLocalWindowSize(HTTP2_STREAM_WINDOW_BYTES * HTTP2_MAX_CONCURRENT_STREAMS);
-    closeWhenIdle(session);
+    closeWhenIdle(session, options.http2IdleTimeoutMs ?? HTTP2_IDLE_TIMEOUT_MS);
   });
   const sockets = new Set<Socket>();
   server.on("secureConnection", (socket) => {
@@ -160,23 +162,31 @@ function limitBodyTime(stream: http2.ServerHttp2Stream, ms: number): void {
   stream.once("close", clear);
 }
 
-/** Closes (GOAWAY, open streams finish) a session that has had no stream for HTTP2_IDLE_TIMEOUT_MS. */
-function closeWhenIdle(session: http2.ServerHttp2Session): void {
+/**
+ * Closes (GOAWAY, open streams finish) a session that has had no stream for `idleMs`. One timer
+ * per session, looking at when the last stream closed: a client that sends one request at a time goes idle
+ * between every two, and a timer made and cleared per request cost every request.
+ */
+function closeWhenIdle(session: http2.ServerHttp2Session, idleMs: number): void {
   let open = 0;
-  let timer: NodeJS.Timeout | undefined;
-  const arm = () => {
-    timer = setTimeout(() => {
-      if (open === 0 && !session.closed && !session.destroyed) session.close();
-    }, HTTP2_IDLE_TIMEOUT_MS);
+  let idleSince = Date.now();
+  let timer: NodeJS.Timeout;
+  const check = () => {
+    if (session.closed || session.destroyed) return;
+    const idleFor = open === 0 ? Date.now() - idleSince : 0;
+    if (idleFor >= idleMs) return void session.close();
+    timer = setTimeout(check, idleMs - idleFor);
     timer.unref();
   };
-  arm();
+  timer = setTimeout(check, idleMs);
+  timer.unref();
+  // One function per session, not a closure per stream (`close` comes once per stream).
+  const closed = () => {
+    if (--open === 0) idleSince = Date.now();
+  };
   session.on("stream", (stream) => {
     open++;
-    clearTimeout(timer);
-    stream.once("close", () => {
-      if (--open === 0 && !session.closed) arm();
-    });
+    stream.on("close", closed);
   });
   session.once("close", () => clearTimeout(timer));
 }
