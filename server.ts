@@ -7,7 +7,7 @@ import { REQUEST_TARGET_HEADER } from "./lib/api/fetch-adapter";
 import { nodeApiHandler } from "./lib/api/node-adapter";
 import { isApiPath } from "./lib/request/request-info";
 import { http1Bridge } from "./lib/server/http1-bridge";
-import { answerUncleanTarget } from "./lib/server/request-target";
+import { answerUncleanTarget, answerUncleanTargetOnStream, isPlainPath } from "./lib/server/request-target";
 import { getRuntime } from "./lib/server/runtime";
 import { createServing, type ServingRequest, type ServingResponse } from "./lib/server/serving";
 
@@ -35,20 +35,32 @@ if (consoleEnabled) {
 const api = nodeApiHandler(getRuntime);
 // Next.js cannot take HTTP/2's request/response objects: console requests over h2 reach it as HTTP/1.1.
 const nextOverHttp2 = nextHandler && http1Bridge((req, res) => void nextHandler!(req, res));
+// HTTP/1.1 requests, and the HTTP/2 streams `apiStream` leaves (through node's compatibility objects).
 const listener = (req: ServingRequest, res: ServingResponse) => {
-  if (answerUncleanTarget(req, res)) return;
-  const url = req.url ?? "/";
-  const q = url.indexOf("?");
-  const path = q < 0 ? url : url.slice(0, q);
-  if (!apiViaNext && isApiPath(path)) return api(req, res);
+  const target = req.url ?? "/";
+  const q = target.indexOf("?");
+  const path = q < 0 ? target : target.slice(0, q);
+  if (!isPlainPath(path) && answerUncleanTarget(req, res)) return;
+  if (!apiViaNext && req.httpVersionMajor !== 2 && isApiPath(path)) return api.http1(req as http.IncomingMessage, res as http.ServerResponse, target, q);
   // Next.js's route handlers see a WHATWG-parsed URL: they read the target as sent from here (and only from here).
-  req.headers[REQUEST_TARGET_HEADER] = req.url ?? "/";
+  req.headers[REQUEST_TARGET_HEADER] = target;
   if (req.httpVersionMajor === 2 && nextOverHttp2) return nextOverHttp2(req as http2.Http2ServerRequest, res as http2.Http2ServerResponse);
   if (nextHandler) return void nextHandler(req as http.IncomingMessage, res as http.ServerResponse);
   res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("404 page not found\n");
 };
+// Every HTTP/2 stream first: the front door's answers and the API are served on node's core stream API.
+const apiStream = (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, rawHeaders: string[]): boolean => {
+  const target = headers[":path"];
+  if (target === undefined) return false; // CONNECT: node's compatibility layer answers it
+  const q = target.indexOf("?");
+  const path = q < 0 ? target : target.slice(0, q);
+  if (!isPlainPath(path) && answerUncleanTargetOnStream(stream, headers)) return true;
+  if (apiViaNext || !isApiPath(path)) return false;
+  api.http2(stream, headers, rawHeaders, target, q);
+  return true;
+};
 
-const { server, closeAll } = createServing({ tls: rt.tls, requestTimeoutSeconds: config.requestTimeoutSeconds }, listener);
+const { server, closeAll } = createServing({ tls: rt.tls, requestTimeoutSeconds: config.requestTimeoutSeconds }, listener, apiStream);
 server.listen(config.port, config.host, () => {
   const scheme = rt.tls ? "https" : "http";
   console.log(`cluster-core listening on ${scheme}://${config.host}:${config.port} (console ${consoleEnabled ? "on" : "off"}); kubeconfig: ${rt.kubeconfigPath}`);

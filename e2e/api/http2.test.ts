@@ -1,21 +1,30 @@
 // HTTP/2 on the API port: node's http2 client negotiates h2 by ALPN and gets, lists and watches over it,
 // many watches share one connection, a watch the client resets (RST_STREAM) frees its server resources at
-// once, a watcher that stops reading is reset without disturbing its connection's other streams, HTTP/1.1
-// still works on the same port, and kubectl (client-go) speaks h2 to it.
+// once, a watcher that stops reading is reset without disturbing its connection's other streams, whole
+// answers carry Content-Length, the front door and the paths outside the API still answer over h2, the audit
+// log names the client's address, HTTP/1.1 still works on the same port, and kubectl (client-go) speaks h2 to it.
 import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http2 from "node:http2";
+import os from "node:os";
+import path from "node:path";
 import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createNamespaces, startServer, stopAll, waitFor, type Server } from "./harness";
 
 let server: Server;
 const NS = "h2";
+const auditDir = mkdtempSync(path.join(os.tmpdir(), "h2-audit-"));
+const auditPath = path.join(auditDir, "audit.log");
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ env: { AUDIT_LOG_PATH: auditPath } });
   await createNamespaces(server, NS);
 }, 90_000);
-afterAll(stopAll);
+afterAll(async () => {
+  await stopAll();
+  rmSync(auditDir, { recursive: true, force: true });
+});
 
 function connect(s: Server): Promise<http2.ClientHttp2Session> {
   return new Promise((resolve, reject) => {
@@ -152,6 +161,60 @@ describe("HTTP/2", () => {
     } finally {
       session.close();
     }
+  });
+
+  test("whole answers carry Content-Length over h2 and HTTP/1.1, as kube-apiserver's do; lists stream without", async () => {
+    const session = await connect(server);
+    try {
+      expect((await request(session, "POST", `/api/v1/namespaces/${NS}/configmaps`, configMap("sized", { k: "é" }))).status).toBe(201);
+      const got = await request(session, "GET", `/api/v1/namespaces/${NS}/configmaps/sized`);
+      expect(got.status).toBe(200);
+      expect(got.headers["content-length"]).toBe(String(Buffer.byteLength(got.text)));
+      const missing = await request(session, "GET", `/api/v1/namespaces/${NS}/configmaps/nope`);
+      expect(missing.headers["content-length"]).toBe(String(Buffer.byteLength(missing.text)));
+      const list = await request(session, "GET", `/api/v1/namespaces/${NS}/configmaps`);
+      expect([list.status, list.headers["content-length"]]).toEqual([200, undefined]);
+    } finally {
+      session.close();
+    }
+    const h1 = await server.request("GET", `/api/v1/namespaces/${NS}/configmaps/sized`);
+    expect(h1.headers["content-length"]).toBe(String(Buffer.byteLength(h1.text)));
+    expect(h1.headers["transfer-encoding"]).toBeUndefined();
+    const h1List = await server.request("GET", `/api/v1/namespaces/${NS}/configmaps`);
+    expect([h1List.headers["transfer-encoding"], h1List.headers["content-length"]]).toEqual(["chunked", undefined]);
+  });
+
+  test("over h2 the front door still answers first, and paths outside the API still reach the console's listener", async () => {
+    const session = await connect(server);
+    try {
+      const climbing = await request(session, "GET", `/api/v1/namespaces/${NS}/../${NS}/configmaps?limit=1`);
+      expect([climbing.status, climbing.headers.location]).toEqual([301, `/api/v1/namespaces/${NS}/configmaps?limit=1`]);
+      expect(climbing.headers["content-length"]).toBe(String(Buffer.byteLength(climbing.text)));
+      // With the console off, server.ts answers every other path itself, through node's compatibility layer.
+      const outside = await request(session, "GET", "/some/console/page");
+      expect([outside.status, outside.text]).toEqual([404, "404 page not found\n"]);
+      // The API on the same connection afterwards.
+      expect((await request(session, "GET", `/api/v1/namespaces/${NS}/configmaps/sized`)).status).toBe(200);
+    } finally {
+      session.close();
+    }
+  });
+
+  test("the audit log names the client's address over h2 as over HTTP/1.1", async () => {
+    const session = await connect(server);
+    try {
+      expect((await request(session, "GET", `/api/v1/namespaces/${NS}/configmaps/audited-h2`)).status).toBe(404);
+    } finally {
+      session.close();
+    }
+    expect((await server.request("GET", `/api/v1/namespaces/${NS}/configmaps/audited-h1`)).status).toBe(404);
+    await waitFor("both requests in the audit log", async () => {
+      const lines = readFileSync(auditPath, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { objectRef?: { name?: string }; sourceIPs?: string[] });
+      const [h2, h1] = ["audited-h2", "audited-h1"].map((name) => lines.find((l) => l.objectRef?.name === name));
+      if (!h2 || !h1) return undefined;
+      expect([h2.sourceIPs, h1.sourceIPs]).toEqual([["127.0.0.1"], ["127.0.0.1"]]);
+      return true;
+    });
   });
 
   test("twenty watches share one connection and each gets its own events", async () => {

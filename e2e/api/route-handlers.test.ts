@@ -2,6 +2,7 @@
 // paths itself; API_VIA_NEXT=1 sends them through app/api, app/apis, app/version ... instead. Needs the
 // production build (`npm test` builds before running this).
 import { existsSync } from "node:fs";
+import http2 from "node:http2";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openWatch } from "./cluster";
@@ -36,5 +37,38 @@ describe("API through the Next.js route handlers", () => {
     const deleted = await server.kubectl(["delete", "configmap", "via-next", "-n", "next"]);
     expect(deleted.code, deleted.stderr).toBe(0);
     expect((await server.request("GET", "/api/v1/namespaces/next/configmaps/via-next")).status).toBe(404);
+  });
+
+  test("over HTTP/2, the console's pages and Next's route handlers are still served by Next (through node's compatibility layer)", async () => {
+    const session = await new Promise<http2.ClientHttp2Session>((resolve, reject) => {
+      const s = http2.connect(`https://127.0.0.1:${server.port}`, { ca: server.ca, servername: "localhost" });
+      s.once("connect", () => resolve(s));
+      s.once("error", reject);
+    });
+    const get = (target: string, headers: http2.OutgoingHttpHeaders = {}) => new Promise<{ status: number; type: string; text: string }>((resolve, reject) => {
+      const stream = session.request({ ":path": target, ...headers });
+      let status = 0;
+      let type = "";
+      let text = "";
+      stream.setEncoding("utf8");
+      stream.on("response", (h) => { status = Number(h[":status"]); type = String(h["content-type"]); });
+      stream.on("data", (c: string) => (text += c));
+      stream.on("end", () => resolve({ status, type, text }));
+      stream.on("error", reject);
+    });
+    try {
+      const page = await get("/signin");
+      expect([page.status, page.type]).toEqual([200, "text/html; charset=utf-8"]);
+      expect(page.text).toContain("Sign in to Cluster Core");
+      const csrf = await get("/api/auth/csrf");
+      expect(csrf.status).toBe(200);
+      expect(JSON.parse(csrf.text).csrfToken).toMatch(/\w+/);
+      // With API_VIA_NEXT=1 the API goes through Next too, over the same connection.
+      const list = await get("/api/v1/namespaces/next/configmaps", { authorization: `Bearer ${server.token}` });
+      expect(list.status).toBe(200);
+      expect(JSON.parse(list.text).kind).toBe("ConfigMapList");
+    } finally {
+      session.close();
+    }
   });
 });

@@ -1,13 +1,15 @@
-// Serves the pipeline on node:http(s) and node:http2 directly (server.ts's fast path, ~30x cheaper than a
-// Next.js route). One code path for both: HTTP/1.1's IncomingMessage/ServerResponse and HTTP/2's
-// compatibility objects (Http2ServerRequest/Http2ServerResponse). What differs over HTTP/2: no
-// connection-specific headers (`Connection`, `Transfer-Encoding`: the compat layer throws on them), no
-// `headersDistinct` (repeated headers are read from `rawHeaders`), pseudo-headers (`:path`...) are not
-// headers, and a watch that must be cut is reset (RST_STREAM) rather than its connection closed, since the
-// connection carries the client's other streams.
+// Serves the pipeline on node's own servers (server.ts's fast path, ~30x cheaper than a Next.js route):
+// HTTP/1.1 through node:http's IncomingMessage/ServerResponse, HTTP/2 on the core stream API (the
+// ServerHttp2Stream and its headers: `respond`, `write`/`end`, `close`), without the compatibility layer's
+// request and response objects per stream. What differs over HTTP/2: no connection-specific headers
+// (`Connection`, `Transfer-Encoding`), pseudo-headers (`:path`...) are not headers, repeated headers are read
+// from the raw list, no trailers, and a watch that must be cut is reset (RST_STREAM) rather than its
+// connection closed, since the connection carries the client's other streams. A whole answer carries
+// Content-Length on both (as kube-apiserver's do); lists and watches are streamed.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { constants as h2, type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
+import { constants as h2, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerHttp2Session, type ServerHttp2Stream } from "node:http2";
+import type { Readable } from "node:stream";
 import { errors, isStatusError } from "../status";
 import { parseQuery } from "../request/url-escapes";
 import { handleApi } from "./chain";
@@ -20,21 +22,18 @@ import type { ApiRequest, ApiResponse, ApiRuntime } from "./types";
 import { MAX_WATCH_BACKLOG_BYTES, watchBacklogs, type TrackedStream } from "./watch-backlog";
 import { timerWheel } from "../timer-wheel/timer-wheel";
 
-export type NodeRequest = IncomingMessage | Http2ServerRequest;
-export type NodeResponse = ServerResponse | Http2ServerResponse;
-
-export const isHttp2 = (req: NodeRequest): req is Http2ServerRequest => req.httpVersionMajor === 2;
-
-/** The response methods both kinds share (their declared overloads differ, so each call is typed here once). */
+/** What an answer is written to: node:http's response, or an HTTP/2 stream (their shared writable side). */
+type Out = ServerResponse | ServerHttp2Stream;
 interface Writer {
-  writeHead(status: number, headers: Record<string, string | string[]>): unknown;
-  end(body?: string | Buffer): unknown;
   write(chunk: Buffer): boolean;
-  flushHeaders(): void;
-  destroy(): void;
+  end(): unknown;
+  destroy(): unknown;
   readonly writableLength: number;
   on(event: "close", listener: () => void): unknown;
+  once(event: "drain" | "close", listener: () => void): unknown;
+  off(event: "drain" | "close", listener: () => void): unknown;
 }
+const writer = (out: Out) => out as unknown as Writer;
 
 /**
  * A body over the limit is still read (and dropped) up to this many bytes before the 413 goes out: a client
@@ -42,33 +41,36 @@ interface Writer {
  */
 const MAX_DRAINED_BYTES = 32 * 1024 * 1024;
 
-function readBody(req: NodeRequest, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers["content-length"] ?? 0);
+/** The request body of an IncomingMessage or an HTTP/2 stream (both say `aborted` when cut off). */
+function readBody(src: Readable & { aborted?: boolean }, contentLength: string | string[] | undefined, limit: number): Promise<Buffer> {
+  const declared = typeof contentLength === "string" ? Number(contentLength) : 0;
   if (declared > MAX_DRAINED_BYTES) return Promise.reject(errors.tooLarge(limit));
+  // A body cut off midway (the client went, or its stream was reset) must never be taken for the whole one.
+  const incomplete = () => errors.badRequest("the request body was cut off before its end");
+  if (src.destroyed || src.aborted) return Promise.reject(incomplete());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = declared > limit;
-    req.on("data", (c: Buffer) => {
+    src.on("data", (c: Buffer) => {
       size += c.length;
       if (size > limit) tooLarge = true;
       if (tooLarge) {
         chunks.length = 0; // nothing of an oversized body is kept
-        if (size > MAX_DRAINED_BYTES) { req.removeAllListeners("data"); req.resume(); reject(errors.tooLarge(limit)); }
+        if (size > MAX_DRAINED_BYTES) { src.removeAllListeners("data"); src.resume(); reject(errors.tooLarge(limit)); }
         return;
       }
       chunks.push(c);
     });
-    // A body cut off midway (the client went, or its stream was reset) must never be taken for the whole
-    // one: over HTTP/2 the request only says `aborted` and then ends as if complete.
-    const incomplete = () => errors.badRequest("the request body was cut off before its end");
-    req.on("aborted", () => reject(incomplete()));
-    req.on("end", () => {
+    // An HTTP/2 stream reset by the client says `aborted` and closes without an `end`.
+    src.on("aborted", () => reject(incomplete()));
+    src.on("close", () => reject(incomplete()));
+    src.on("end", () => {
       if (tooLarge) reject(errors.tooLarge(limit));
-      else if ((req as { aborted?: boolean }).aborted || (req.headers["content-length"] !== undefined && size !== declared)) reject(incomplete());
+      else if (src.aborted || (typeof contentLength === "string" && size !== declared)) reject(incomplete());
       else resolve(Buffer.concat(chunks));
     });
-    req.on("error", reject);
+    src.on("error", reject);
   });
 }
 
@@ -79,94 +81,175 @@ function rawValues(raw: string[], name: string): string[] {
   return out;
 }
 
-/**
- * The request as the pipeline reads it: the target split once, headers read from node's objects on demand. A
- * class, not an object of closures: the request path makes one per request.
- */
-class NodeApiRequest implements ApiRequest {
-  readonly method: string;
-  readonly path: string;
-  readonly query: URLSearchParams;
-  readonly remoteAddress: string | undefined;
-  private bodyRead: Promise<Buffer> | undefined;
+const joined = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(", ") : v);
 
-  constructor(private readonly req: NodeRequest) {
-    // The target as sent, not a WHATWG URL: that would resolve `%2e%2e` as a `..` segment (climbing to another
-    // path) and turn `\` into `/`, where Go leaves both to the router as a name's bytes.
-    const target = req.url ?? "/";
-    const q = target.indexOf("?");
-    this.method = req.method ?? "GET";
+/**
+ * The request target as sent, not a WHATWG URL: that would resolve `%2e%2e` as a `..` segment (climbing to
+ * another path) and turn `\` into `/`, where Go leaves both to the router as a name's bytes. Split once by
+ * the front door (server.ts); the query is parsed when first read. A class, not an object of closures: the
+ * request path makes one per request.
+ */
+abstract class TargetRequest {
+  readonly path: string;
+  private parsedQuery: URLSearchParams | undefined;
+  protected bodyRead: Promise<Buffer> | undefined;
+
+  constructor(readonly method: string, private readonly target: string, private readonly q: number) {
     this.path = q < 0 ? target : target.slice(0, q);
-    this.query = parseQuery(q < 0 ? "" : target.slice(q + 1));
-    this.remoteAddress = req.socket?.remoteAddress;
+  }
+
+  get query(): URLSearchParams {
+    return (this.parsedQuery ??= this.q < 0 ? new URLSearchParams() : parseQuery(this.target.slice(this.q + 1)));
+  }
+}
+
+/** An HTTP/1.1 request (node:http's IncomingMessage). */
+class Http1ApiRequest extends TargetRequest implements ApiRequest {
+  readonly connection: object | undefined;
+
+  constructor(private readonly req: IncomingMessage, target: string, q: number) {
+    super(req.method ?? "GET", target, q);
+    this.connection = req.socket ?? undefined;
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.req.socket?.remoteAddress;
   }
 
   header(name: string): string | undefined {
-    const v = this.req.headers[name];
-    return Array.isArray(v) ? v.join(", ") : v;
+    return joined(this.req.headers[name]);
   }
 
-  // HTTP/2's compat request has no headersDistinct, and its header names include the `:path`-style pseudo-headers.
   headerValues(name: string): string[] {
-    if (isHttp2(this.req)) return rawValues(this.req.rawHeaders, name);
-    const v = (this.req as IncomingMessage).headersDistinct[name];
+    // node builds `headersDistinct` on first use: not for a header that was not sent (the usual question).
+    if (this.req.headers[name] === undefined) return [];
+    const v = this.req.headersDistinct[name];
     return v ? [...v] : [];
   }
 
   headerNames(): string[] {
-    const names = Object.keys(this.req.headers);
-    return isHttp2(this.req) ? names.filter((n) => !n.startsWith(":")) : names;
+    return Object.keys(this.req.headers);
   }
 
   body(limit: number): Promise<Buffer> {
-    return (this.bodyRead ??= readBody(this.req, limit));
+    return (this.bodyRead ??= readBody(this.req, this.req.headers["content-length"], limit));
   }
 }
 
-export function toApiRequest(req: NodeRequest): ApiRequest {
-  return new NodeApiRequest(req);
+/** An HTTP/2 request: its stream, the headers node parsed (pseudo-headers included) and the raw list. */
+class Http2ApiRequest extends TargetRequest implements ApiRequest {
+  readonly connection: object | undefined;
+
+  constructor(private readonly stream: ServerHttp2Stream, private readonly headers: IncomingHttpHeaders, private readonly raw: string[], target: string, q: number) {
+    super(headers[":method"] ?? "GET", target, q);
+    this.connection = stream.session;
+  }
+
+  get remoteAddress(): string | undefined {
+    return (this.connection as ServerHttp2Session | undefined)?.socket?.remoteAddress;
+  }
+
+  header(name: string): string | undefined {
+    return joined(this.headers[name]);
+  }
+
+  headerValues(name: string): string[] {
+    return this.headers[name] === undefined ? [] : rawValues(this.raw, name);
+  }
+
+  headerNames(): string[] {
+    return Object.keys(this.headers).filter((n) => n.charCodeAt(0) !== 0x3a); // not `:path` and the like
+  }
+
+  body(limit: number): Promise<Buffer> {
+    return (this.bodyRead ??= readBody(this.stream, this.headers["content-length"], limit));
+  }
 }
 
-export function writeApiResponse(req: NodeRequest, response: NodeResponse, answer: ApiResponse): void {
-  const res = response as unknown as Writer;
-  const http2 = isHttp2(req);
+/** An HTTP/1.1 request as the pipeline reads it (its target split here; the front door passes it split). */
+export function toApiRequest(req: IncomingMessage, target = req.url ?? "/", q = target.indexOf("?")): ApiRequest {
+  return new Http1ApiRequest(req, target, q);
+}
+
+/** An HTTP/2 stream's request as the pipeline reads it. */
+export function toHttp2ApiRequest(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, rawHeaders: string[], target = headers[":path"] ?? "/", q = target.indexOf("?")): ApiRequest {
+  return new Http2ApiRequest(stream, headers, rawHeaders, target, q);
+}
+
+/** Statuses that never carry a body (RFC 9110), so no Content-Length either. */
+const bodiless = (status: number) => status === 204 || status === 304 || status < 200;
+const byteLength = (body: string | Buffer | undefined) => (body === undefined ? 0 : typeof body === "string" ? Buffer.byteLength(body) : body.length);
+
+/** Writes the answer to an HTTP/1.1 request. */
+export function writeApiResponse(req: IncomingMessage, res: ServerResponse, answer: ApiResponse): void {
+  // The answer's headers are its own (made for this request): the adapter completes them in place.
+  const headers = answer.headers;
   if (answer.chunks) {
-    res.writeHead(answer.status, answer.headers);
-    void writeChunks(req, response, answer.chunks);
+    res.writeHead(answer.status, headers);
+    void writeChunks(res, () => http1Gone(req, res), answer.chunks);
     return;
   }
   if (!answer.stream) {
-    // HTTP/1.1: a client may still be sending the oversized body, so the connection goes. HTTP/2 resets
-    // only the stream once the answer is out (the compat layer does), and may not send `Connection`.
-    if (answer.status === 413 && !http2) answer.headers.connection = "close";
-    res.writeHead(answer.status, answer.headers);
+    // Content-Length, not chunks: node can frame the head and the body in one write.
+    if (!bodiless(answer.status)) headers["content-length"] = String(byteLength(answer.body));
+    // A client may still be sending the oversized body, so the connection goes.
+    if (answer.status === 413) headers.connection = "close";
+    res.writeHead(answer.status, headers);
     res.end(answer.body);
     return;
   }
-  const stream = answer.stream;
-  res.writeHead(answer.status, http2 ? answer.headers : { ...answer.headers, "transfer-encoding": "chunked" });
-  // HTTP/1.1: the headers and the events the watch starts with (initial events, or the first of a resumed
-  // watch) leave in one write; afterwards each event's chunk goes straight to the connection (http1-chunks.ts).
-  const corked = http2 ? undefined : (response as ServerResponse).socket ?? undefined;
+  headers["transfer-encoding"] = "chunked";
+  res.writeHead(answer.status, headers);
+  // The headers and the events the watch starts with (initial events, or the first of a resumed watch) leave
+  // in one write; afterwards each event's chunk goes straight to the connection (http1-chunks.ts).
+  const corked = res.socket ?? undefined;
   corked?.cork();
   res.flushHeaders();
-  const w = new WatchWriter(response, http2, http2 ? undefined : directSocket(response as ServerResponse));
-  w.cancelTimeout = timerWheel.schedule(stream.timeoutMs, () => w.end());
+  startWatch(answer.stream, res, undefined, directSocket(res), () => http1Gone(req, res), corked);
+}
+
+/** Writes the answer to an HTTP/2 request on its stream. */
+export function writeHttp2Response(stream: ServerHttp2Stream, answer: ApiResponse): void {
+  const open = !http2Gone(stream);
+  const headers: OutgoingHttpHeaders = { ":status": answer.status };
+  for (const name in answer.headers) headers[name] = answer.headers[name];
+  if (answer.chunks) {
+    if (open) stream.respond(headers);
+    void writeChunks(stream, () => http2Gone(stream), answer.chunks);
+    return;
+  }
+  if (!answer.stream) {
+    if (!open) return;
+    if (!bodiless(answer.status)) headers["content-length"] = byteLength(answer.body);
+    // A HEAD request, 204 and 304 end with the headers (respond ends the stream itself).
+    stream.respond(headers);
+    if (!stream.writableEnded) {
+      if (answer.body === undefined) stream.end();
+      else stream.end(answer.body);
+    }
+    return;
+  }
+  if (open) stream.respond(headers);
+  startWatch(answer.stream, stream, stream, undefined, () => http2Gone(stream));
+}
+
+/** Starts a watch answer whose headers are out (or whose client is gone: then it is stopped at once). */
+function startWatch(watch: NonNullable<ApiResponse["stream"]>, out: Out, stream: ServerHttp2Stream | undefined, socket: Socket | undefined, gone: () => boolean, corked?: Socket): void {
+  const w = new WatchWriter(out, stream, socket);
+  w.cancelTimeout = timerWheel.schedule(watch.timeoutMs, () => w.end());
   w.untrack = watchBacklogs.track(w);
-  res.on("close", () => w.end());
+  writer(out).on("close", () => w.end());
   // The client may have gone while the request was authorized and admitted: its `close` has passed already,
   // so the watch is started (its seat, audit and metrics are settled by stopping it) and stopped at once.
-  const gone = clientGone(req, response);
+  const wentAway = gone();
   try {
-    w.stop = stream.start(w);
+    w.stop = watch.start(w);
   } finally {
     corked?.uncork();
   }
   if (w.ended) w.stop();
-  else if (gone) w.end();
+  else if (wentAway) w.end();
 }
-
-type Emitter = { off(e: string, l: () => void): unknown; once(e: string, l: () => void): unknown };
 
 /**
  * One watch answer being written: the sink its events are sent to and the stream the backlog rules follow.
@@ -181,10 +264,11 @@ class WatchWriter implements WatchSink, TrackedStream {
   cancelTimeout?: () => void;
   untrack?: () => void;
   private drained?: Promise<void>;
-  private readonly res: Writer;
+  private readonly out: Writer;
 
-  constructor(private readonly response: NodeResponse, private readonly http2: boolean, private readonly socket: Socket | undefined) {
-    this.res = response as unknown as Writer;
+  /** `stream`: the HTTP/2 stream (reset to cut); `socket`: an HTTP/1.1 connection its chunks go to directly. */
+  constructor(out: Out, private readonly stream: ServerHttp2Stream | undefined, private readonly socket: Socket | undefined) {
+    this.out = writer(out);
   }
 
   send(chunk: Buffer): boolean {
@@ -195,22 +279,22 @@ class WatchWriter implements WatchSink, TrackedStream {
       writeFrame(this.socket, frame);
     } else {
       this.written += chunk.length;
-      this.res.write(chunk);
+      this.out.write(chunk);
     }
-    return this.res.writableLength <= MAX_WATCH_BACKLOG_BYTES;
+    return this.out.writableLength <= MAX_WATCH_BACKLOG_BYTES;
   }
 
   close(): void {
     queueMicrotask(() => this.end());
   }
 
-  /** Initial events wait while more than a chunk is unsent, until the response drains (or the watch ends). */
+  /** Initial events wait while more than a chunk is unsent, until the answer drains (or the watch ends). */
   ready(): Promise<void> | undefined {
-    if (this.ended || this.res.writableLength <= CHUNK_BYTES) return undefined;
+    if (this.ended || this.out.writableLength <= CHUNK_BYTES) return undefined;
     return (this.drained ??= new Promise<void>((resolve) => {
-      const own = this.response as unknown as Emitter;
+      const own = this.out;
       // Chunks written to the socket directly drain there (the response emits `drain` only for its own writes).
-      const w: Emitter = this.socket ?? own;
+      const w: Pick<Writer, "once" | "off"> = this.socket ?? own;
       const done = () => { this.drained = undefined; w.off("drain", done); own.off("close", done); clearInterval(poll); resolve(); };
       w.once("drain", done);
       own.once("close", done);
@@ -220,11 +304,11 @@ class WatchWriter implements WatchSink, TrackedStream {
   }
 
   backlog(): number {
-    return this.res.writableLength;
+    return this.out.writableLength;
   }
 
   progress(): number {
-    return this.written - this.res.writableLength;
+    return this.written - this.out.writableLength;
   }
 
   cut(): void {
@@ -238,32 +322,28 @@ class WatchWriter implements WatchSink, TrackedStream {
     this.untrack?.();
     // A consumer that stopped reading would hold its backlog forever: drop the connection (HTTP/1.1) or
     // reset the stream (HTTP/2: the client sees an error, not a clean end, and re-watches) to free it now.
-    const cut = stalled || this.res.writableLength > MAX_WATCH_BACKLOG_BYTES;
+    const cut = stalled || this.out.writableLength > MAX_WATCH_BACKLOG_BYTES;
     this.stop?.(cut ? "cut" : undefined);
     if (cut) {
-      if (this.http2) (this.response as Http2ServerResponse).stream.close(h2.NGHTTP2_INTERNAL_ERROR);
-      else this.res.destroy();
-    } else this.res.end();
+      if (this.stream) this.stream.close(h2.NGHTTP2_INTERNAL_ERROR);
+      else this.out.destroy();
+    } else this.out.end();
   }
 }
 
-/** Whether the client went (its connection closed, or its HTTP/2 stream reset). */
-function clientGone(req: NodeRequest, response: NodeResponse): boolean {
-  if (isHttp2(req)) {
-    const stream = (response as Http2ServerResponse).stream;
-    return stream.destroyed || stream.closed;
-  }
-  return (response as ServerResponse).destroyed || !!req.socket?.destroyed;
-}
+/** Whether the HTTP/1.1 client went (its connection closed). */
+const http1Gone = (req: IncomingMessage, res: ServerResponse) => res.destroyed || !!req.socket?.destroyed;
+/** Whether the HTTP/2 client went (its stream reset, or its connection closed). */
+const http2Gone = (stream: ServerHttp2Stream) => stream.destroyed || stream.closed;
 
 /**
- * A chunked body (a list) written as the client takes it: the next chunk is made only once the response's
+ * A chunked body (a list) written as the client takes it: the next chunk is made only once the answer's
  * buffer has drained, so a slow reader holds about one chunk plus the socket's buffers, never the whole answer.
  * A client that goes stops the writing; a chunk that throws (nothing should, by then) cuts the connection.
  */
-async function writeChunks(req: NodeRequest, response: NodeResponse, chunks: Iterable<Buffer>): Promise<void> {
-  const res = response as unknown as Writer & { once(event: "drain" | "close", listener: () => void): unknown; off(event: "drain" | "close", listener: () => void): unknown; destroyed?: boolean };
-  let gone = clientGone(req, response);
+async function writeChunks(out: Out, clientGone: () => boolean, chunks: Iterable<Buffer>): Promise<void> {
+  const res = writer(out);
+  let gone = clientGone();
   const onClose = () => { gone = true; };
   res.on("close", onClose);
   const iterator = chunks[Symbol.iterator]();
@@ -273,7 +353,7 @@ async function writeChunks(req: NodeRequest, response: NodeResponse, chunks: Ite
       if (next.done) break;
       if (gone) return;
       if (!res.write(next.value)) {
-        if (clientGone(req, response)) return;
+        if (clientGone()) return;
         await new Promise<void>((resolve) => {
           const done = () => { res.off("drain", done); res.off("close", done); resolve(); };
           res.once("drain", done);
@@ -291,23 +371,64 @@ async function writeChunks(req: NodeRequest, response: NodeResponse, chunks: Ite
   }
 }
 
-export function nodeApiHandler(runtime: () => Promise<ApiRuntime>) {
-  // Once booted, the runtime is called directly: no promise per request to reach it.
+const failed = (err: unknown) => statusResponse(isStatusError(err) ? err : errors.internal(String(err)));
+const ignore = () => {};
+
+export interface NodeApiHandler {
+  /** An HTTP/1.1 request whose target (`req.url`) has its `?` at `q` (-1: none). */
+  http1(req: IncomingMessage, res: ServerResponse, target: string, q: number): void;
+  /** An HTTP/2 stream whose target (`:path`) has its `?` at `q` (-1: none). */
+  http2(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, rawHeaders: string[], target: string, q: number): void;
+}
+
+export function nodeApiHandler(runtime: () => Promise<ApiRuntime>): NodeApiHandler {
+  // Once booted, the runtime is used directly: no promise per request to reach it. One async function per
+  // request, no closures: its single await is the pipeline's answer.
   let booted: ApiRuntime | undefined;
-  const boot = () => runtime().then((rt) => (booted = rt));
-  return (req: NodeRequest, res: NodeResponse): void => {
-    let answer: Promise<ApiResponse>;
-    try {
-      const apiReq = toApiRequest(req);
-      answer = booted ? handleApi(booted, apiReq) : boot().then((rt) => handleApi(rt, apiReq));
-    } catch (err) {
-      answer = Promise.reject(err);
-    }
-    answer
-      .then(
-        (a) => writeApiResponse(req, res, a),
-        (err) => writeApiResponse(req, res, statusResponse(isStatusError(err) ? err : errors.internal(String(err)))),
-      )
-      .catch(() => (res as unknown as Writer).destroy());
+  return {
+    async http1(req, res, target, q) {
+      let answer: ApiResponse;
+      try {
+        answer = await handleApi(booted ??= await runtime(), new Http1ApiRequest(req, target, q));
+      } catch (err) {
+        answer = failed(err);
+      }
+      try {
+        writeApiResponse(req, res, answer);
+      } catch {
+        res.destroy();
+      }
+    },
+    async http2(stream, headers, rawHeaders, target, q) {
+      // The compatibility layer ignored a stream's errors (a reset is seen as `aborted` and `close`); unheard,
+      // an `error` event would end the process.
+      stream.on("error", ignore);
+      let answer: ApiResponse;
+      try {
+        if (!continued(stream, headers.expect)) return;
+        answer = await handleApi(booted ??= await runtime(), new Http2ApiRequest(stream, headers, rawHeaders, target, q));
+      } catch (err) {
+        answer = failed(err);
+      }
+      try {
+        writeHttp2Response(stream, answer);
+      } catch {
+        stream.destroy();
+      }
+    },
   };
+}
+
+/**
+ * `Expect` as node's HTTP/1.1 server and HTTP/2 compatibility layer answer it: 100-continue is granted at once
+ * (an interim 100), any other expectation is refused with 417 (false: answered).
+ */
+function continued(stream: ServerHttp2Stream, expect: string | undefined): boolean {
+  if (expect === undefined || http2Gone(stream)) return true;
+  if (expect.toLowerCase() === "100-continue") {
+    stream.additionalHeaders({ ":status": 100 });
+    return true;
+  }
+  stream.respond({ ":status": 417 }, { endStream: true });
+  return false;
 }

@@ -24,6 +24,8 @@ export interface ApiRequest {
   body(limit: number): Promise<Buffer>;
   /** The client's address, for audit. */
   remoteAddress?: string;
+  /** An object that lives exactly as long as the client's connection (the TLS socket for HTTP/1.1, the Http2Session for HTTP/2; undefined through the fetch adapter). Filters may keep per-connection memos keyed by it in a WeakMap. */
+  connection?: object;
 }
 
 export interface WatchStream {

@@ -11,6 +11,13 @@ import type { Socket } from "node:net";
 export type ServingRequest = http.IncomingMessage | http2.Http2ServerRequest;
 export type ServingResponse = http.ServerResponse | http2.Http2ServerResponse;
 export type Listener = (req: ServingRequest, res: ServingResponse) => void;
+/**
+ * Offered every HTTP/2 stream first, on node's core API (the stream, its headers, the raw `[name, value, ...]`
+ * list): returns true when it takes the stream, false to leave it to `Listener` (through node's compatibility
+ * request and response objects).
+ */
+export type StreamListener = (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, rawHeaders: string[]) => boolean;
+type NodeStreamListener = (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, flags: number, rawHeaders: string[]) => void;
 
 /** kube-apiserver's default --http2-max-streams-per-connection (0 there means this). */
 export const HTTP2_MAX_CONCURRENT_STREAMS = 100;
@@ -26,6 +33,8 @@ export const HEADERS_TIMEOUT_MS = 32_000;
 export interface ServingOptions {
   tls?: { key: string | Buffer; cert: string | Buffer };
   requestTimeoutSeconds: number;
+  /** HTTP2_IDLE_TIMEOUT_MS unless given (tests shorten it). */
+  http2IdleTimeoutMs?: number;
 }
 
 export interface Serving {
@@ -34,7 +43,7 @@ export interface Serving {
   closeAll(): void;
 }
 
-export function createServing(options: ServingOptions, listener: Listener): Serving {
+export function createServing(options: ServingOptions, listener: Listener, streamListener?: StreamListener): Serving {
   const requestTimeoutMs = options.requestTimeoutSeconds * 1000;
   const headersTimeoutMs = Math.min(HEADERS_TIMEOUT_MS, requestTimeoutMs);
   if (!options.tls) {
@@ -64,11 +73,27 @@ export function createServing(options: ServingOptions, listener: Listener): Serv
       // node's default of 10 MB.
       maxSessionMemory: 64,
     },
-    (req, res) => {
-      if (req.httpVersionMajor === 2) limitBodyTime(req as http2.Http2ServerRequest, requestTimeoutMs);
-      listener(req, res);
-    },
+    listener,
   );
+  // Giving the server a `request` listener made node add its compatibility layer's `stream` listener, which
+  // wraps every HTTP/2 stream in an Http2ServerRequest and Http2ServerResponse and emits `request`: taken off
+  // here, it is called only for the streams `streamListener` leaves (the console's, for Next.js), so the API's
+  // streams are served on the core API without those objects.
+  const compat = server.listeners("stream") as NodeStreamListener[];
+  if (compat.length !== 1) throw new Error(`node:http2 set up ${compat.length} stream listeners for its compatibility layer, where one was expected`);
+  server.removeAllListeners("stream");
+  server.on("stream", ((stream, headers, flags, rawHeaders) => {
+    if (!stream.endAfterHeaders) limitBodyTime(stream, requestTimeoutMs);
+    let taken: boolean | undefined;
+    try {
+      taken = streamListener?.(stream, headers, rawHeaders);
+    } catch {
+      // One stream's failure is never the process's (an exception here would leave node's event loop).
+      stream.destroy();
+      return;
+    }
+    if (!taken) compat[0].call(server, stream, headers, flags, rawHeaders);
+  }) as NodeStreamListener);
   // These apply to the HTTP/1.1 connections (allowHTTP1 hands them to node:http's connection handling, which
   // reads its options off this server; node:https would have set requireHostHeader itself).
   const h1 = server as unknown as { keepAliveTimeout: number; headersTimeout: number; requestTimeout: number; requireHostHeader: boolean };
@@ -79,7 +104,7 @@ export function createServing(options: ServingOptions, listener: Listener): Serv
 
   server.on("session", (session) => {
     session.setLocalWindowSize(HTTP2_STREAM_WINDOW_BYTES * HTTP2_MAX_CONCURRENT_STREAMS);
-    closeWhenIdle(session);
+    closeWhenIdle(session, options.http2IdleTimeoutMs ?? HTTP2_IDLE_TIMEOUT_MS);
   });
   const sockets = new Set<Socket>();
   server.on("secureConnection", (socket) => {
@@ -112,11 +137,12 @@ export function createServing(options: ServingOptions, listener: Listener): Serv
  * comes before the bytes it guards against.
  */
 function readHttp1InJsOnceBacklogged(socket: Socket): void {
-  const write = socket.write;
-  const watched = function (this: Socket, ...args: Parameters<Socket["write"]>): boolean {
-    const taken = (write as (...a: unknown[]) => boolean).apply(this, args);
+  const write = socket.write as (chunk: unknown, encoding?: unknown, callback?: unknown) => boolean;
+  // Every answer passes here: the arguments are handed on as they are (no array made per write).
+  const watched = function (this: Socket, chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
+    const taken = write.call(this, chunk, encoding, callback);
     if (!taken && socket.write === watched) {
-      socket.write = write;
+      socket.write = write as Socket["write"];
       socket.on("data", () => {});
     }
     return taken;
@@ -125,36 +151,42 @@ function readHttp1InJsOnceBacklogged(socket: Socket): void {
 }
 
 /** HTTP/2 has no request timeout of its own: a stream whose body is still arriving at the deadline is reset. */
-function limitBodyTime(req: http2.Http2ServerRequest, ms: number): void {
-  const stream = req.stream;
-  if (stream.endAfterHeaders) return; // no body
+function limitBodyTime(stream: http2.ServerHttp2Stream, ms: number): void {
   const timer = setTimeout(() => {
     if (!stream.destroyed && !stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
   }, ms);
   timer.unref();
   const clear = () => clearTimeout(timer);
   // 'end' fires once the last DATA frame is read; 'close' when the stream goes (answered or reset).
-  req.once("end", clear);
+  stream.once("end", clear);
   stream.once("close", clear);
 }
 
-/** Closes (GOAWAY, open streams finish) a session that has had no stream for HTTP2_IDLE_TIMEOUT_MS. */
-function closeWhenIdle(session: http2.ServerHttp2Session): void {
+/**
+ * Closes (GOAWAY, open streams finish) a session that has had no stream for `idleMs`. One timer
+ * per session, looking at when the last stream closed: a client that sends one request at a time goes idle
+ * between every two, and a timer made and cleared per request cost every request.
+ */
+function closeWhenIdle(session: http2.ServerHttp2Session, idleMs: number): void {
   let open = 0;
-  let timer: NodeJS.Timeout | undefined;
-  const arm = () => {
-    timer = setTimeout(() => {
-      if (open === 0 && !session.closed && !session.destroyed) session.close();
-    }, HTTP2_IDLE_TIMEOUT_MS);
+  let idleSince = Date.now();
+  let timer: NodeJS.Timeout;
+  const check = () => {
+    if (session.closed || session.destroyed) return;
+    const idleFor = open === 0 ? Date.now() - idleSince : 0;
+    if (idleFor >= idleMs) return void session.close();
+    timer = setTimeout(check, idleMs - idleFor);
     timer.unref();
   };
-  arm();
+  timer = setTimeout(check, idleMs);
+  timer.unref();
+  // One function per session, not a closure per stream (`close` comes once per stream).
+  const closed = () => {
+    if (--open === 0) idleSince = Date.now();
+  };
   session.on("stream", (stream) => {
     open++;
-    clearTimeout(timer);
-    stream.once("close", () => {
-      if (--open === 0 && !session.closed) arm();
-    });
+    stream.on("close", closed);
   });
   session.once("close", () => clearTimeout(timer));
 }
