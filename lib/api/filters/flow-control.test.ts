@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FlowController } from "../../flowcontrol/flow-controller";
 import type { Handler } from "../context";
-import { apiRequest, context, testRuntime, watchAnswer } from "../test-support";
+import { answerOf, apiRequest, context, testRuntime, watchAnswer } from "../test-support";
 import { withFlowControl } from "./flow-control";
 
 const user = { username: "alice", groups: [] };
@@ -11,7 +11,7 @@ function run(flow: FlowController, verb: string, inner: Handler, as: { username:
   const ctx = context(rt, apiRequest("GET", "/api/v1/namespaces/d/configmaps"));
   ctx.user = as;
   ctx.attributes = { type: "resource", user, verb, apiGroup: "", resource: "configmaps", subresource: "", namespace: "d", name: "" };
-  return withFlowControl(inner, rt)(ctx);
+  return answerOf(withFlowControl(inner, rt), ctx);
 }
 
 describe("flow control", () => {
