@@ -1,5 +1,6 @@
 // The pipeline's contracts with its adapters and its composition root: a request, an answer (possibly a
 // watch stream), and the runtime every filter and endpoint is built from.
+import type { TokenLease } from "../auth/token-lease";
 import type { UserInfo } from "../auth/user-info";
 import type { Authorizer } from "../authz/attributes";
 import type { AuditRecord } from "../audit/audit-event";
@@ -24,6 +25,8 @@ export interface ApiRequest {
   body(limit: number): Promise<Buffer>;
   /** The client's address, for audit. */
   remoteAddress?: string;
+  /** An object that lives exactly as long as the client's connection (the TLS socket for HTTP/1.1, the Http2Session for HTTP/2; undefined through the fetch adapter). Filters may keep per-connection memos keyed by it in a WeakMap. */
+  connection?: object;
 }
 
 export interface WatchStream {
@@ -52,6 +55,12 @@ export interface ApiRuntime {
   registry: Registry;
   /** The user a bearer token belongs to, or undefined (401). */
   authenticate(token: string): Promise<UserInfo | undefined>;
+  /**
+   * The request path's form of `authenticate`: the user with how long the answer stands (lib/auth/token-lease.ts),
+   * at once when it is known, so that a connection may reuse it for its next requests with the same header.
+   * Without it, every request asks `authenticate`.
+   */
+  authenticateLease?(token: string): TokenLease | undefined | Promise<TokenLease | undefined>;
   authorizer: Authorizer;
   /** The bearer token held by a console session cookie, if any. */
   sessionBearer?(cookieHeader: string): Promise<string | undefined>;

@@ -1,19 +1,56 @@
 // Authentication (kube's WithAuthentication): a bearer token, or the console's session cookie plus the
 // `X-CSRF-Protection` header on writes. It comes before routing: without credentials every path answers 401,
 // so nothing reveals what exists.
+// A connection remembers the Authorization header it last presented and the answer it got (a TokenLease), and
+// reuses that answer for its next requests with the very same header while the lease stands (as long as the
+// token cache would answer from memory: its TTL, the token's expiry, a change to the objects it was checked
+// against, an issuer reload). Only a connection's own header is compared with what it sent before, so nothing
+// is kept beyond what the connection itself presented; another header is verified afresh.
+import { singleUse, type TokenLease } from "../../auth/token-lease";
 import { errors, StatusError } from "../../status";
-import type { UserInfo } from "../../auth/user-info";
-import type { Filter } from "../context";
-import type { ApiRequest, ApiRuntime } from "../types";
+import type { Filter, Handler, RequestContext } from "../context";
+import type { ApiRequest, ApiResponse, ApiRuntime } from "../types";
 
 const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-export const withAuthentication: Filter = (next, rt) => async (ctx) => {
-  const user = await authenticate(rt, ctx.request);
+/** What a connection presented last and the answer it got. */
+interface ConnectionMemo {
+  header: string;
+  lease: TokenLease;
+}
+
+export const withAuthentication: Filter = (next, rt) => {
+  // Per chain (one per runtime): a connection's memo never outlives the runtime that answered it.
+  const memos = new WeakMap<object, ConnectionMemo>();
+  return (ctx) => {
+    const req = ctx.request;
+    const header = req.header("authorization");
+    const connection = req.connection;
+    if (header && connection) {
+      const memo = memos.get(connection);
+      if (memo && memo.header === header && memo.lease.valid()) return authenticated(ctx, memo.lease, next);
+    }
+    const found = header ? bearerLease(rt, header) : cookieLease(rt, req);
+    if (found instanceof Promise) return found.then((lease) => remembered(memos, ctx, header, lease, next));
+    return remembered(memos, ctx, header, found, next);
+  };
+};
+
+function remembered(memos: WeakMap<object, ConnectionMemo>, ctx: RequestContext, header: string | undefined, lease: TokenLease, next: Handler): ApiResponse | Promise<ApiResponse> {
+  const connection = ctx.request.connection;
+  if (header && connection && lease.valid()) {
+    const memo = memos.get(connection);
+    if (memo) { memo.header = header; memo.lease = lease; } else memos.set(connection, { header, lease });
+  }
+  return authenticated(ctx, lease, next);
+}
+
+function authenticated(ctx: RequestContext, lease: TokenLease, next: Handler): ApiResponse | Promise<ApiResponse> {
+  const user = lease.user;
   ctx.authenticated = ctx.user = user;
   if (ctx.audit) ctx.audit.user = user;
   return next(ctx);
-};
+}
 
 /**
  * The token of `Bearer <token>`: the scheme in any case, whitespace after it and around the whole, the token one
@@ -28,14 +65,22 @@ export function bearerToken(header: string): string | undefined {
   return token;
 }
 
-async function authenticate(rt: ApiRuntime, req: ApiRequest): Promise<UserInfo> {
-  const header = req.header("authorization");
-  if (header) {
-    const token = bearerToken(header);
-    const user = token ? await rt.authenticate(token) : undefined;
-    if (user) return user;
-    throw errors.unauthorized();
-  }
+/** The answer for a bearer token (at once when the authenticator knows it), else 401. */
+function bearerLease(rt: ApiRuntime, header: string): TokenLease | Promise<TokenLease> {
+  const token = bearerToken(header);
+  if (!token) throw errors.unauthorized();
+  const found = rt.authenticateLease ? rt.authenticateLease(token) : rt.authenticate(token).then((user) => user && singleUse(user));
+  if (found instanceof Promise) return found.then(orUnauthorized);
+  return orUnauthorized(found);
+}
+
+function orUnauthorized(lease: TokenLease | undefined): TokenLease {
+  if (!lease) throw errors.unauthorized();
+  return lease;
+}
+
+/** The console's session cookie: its bearer token's user, for this request only. */
+async function cookieLease(rt: ApiRuntime, req: ApiRequest): Promise<TokenLease> {
   const cookie = req.header("cookie");
   if (cookie && rt.sessionBearer) {
     const token = await rt.sessionBearer(cookie);
@@ -45,7 +90,7 @@ async function authenticate(rt: ApiRuntime, req: ApiRequest): Promise<UserInfo> 
       if (UNSAFE.has(req.method) && req.header("x-csrf-protection") !== "1") {
         throw new StatusError(403, "Forbidden", "cookie-authenticated writes need the X-CSRF-Protection header", {});
       }
-      return user;
+      return singleUse(user);
     }
   }
   throw errors.unauthorized();
