@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { createAuthenticator, type LookedUpObject } from "../../auth/authenticator";
+import { ServiceAccountTokens } from "../../auth/service-account-token";
 import { isStatusError } from "../../status";
 import type { RequestContext } from "../context";
 import { answerOf, apiRequest, context, ok, testRuntime } from "../test-support";
@@ -39,5 +44,79 @@ describe("authentication", () => {
     for (const h of cases) expect([h, bearerToken(h)]).toEqual([h, old(h)]);
     expect(bearerToken(`Bearer ${jwt}`)).toBe(jwt);
     expect(bearerToken("Bearertok")).toBeUndefined();
+  });
+});
+
+describe("a connection's memo", () => {
+  /** The real authenticator (kube's 10 s token cache) over ServiceAccounts the test adds and deletes. */
+  async function setup() {
+    const dir = mkdtempSync(path.join(tmpdir(), "cc-authn-filter-"));
+    let clock = Date.UTC(2026, 10, 28, 12);
+    const accounts = new Map<string, LookedUpObject>([["apps/deployer", { uid: "sa-1" }]]);
+    const tokens = ServiceAccountTokens.open({ dataDir: dir, now: () => clock });
+    const verified: string[] = [];
+    const authn = createAuthenticator({
+      adminToken: "admin-SECRET", serviceAccountTokens: tokens, successCacheTtlMs: 10_000, now: () => clock,
+      lookup: { serviceAccount: (ns, name) => { verified.push(name); return accounts.get(`${ns}/${name}`); }, secret: () => undefined },
+    });
+    const real = testRuntime(() => true, { authenticate: authn, authenticateLease: authn.lease });
+    const handler = withAuthentication(ok, real);
+    const status = (headers: Record<string, string>, connection?: object) => {
+      const req = { ...apiRequest("GET", "/api/v1/namespaces/d/configmaps/a", headers), connection };
+      return answerOf(handler, context(real, req)).then((r) => r.status, (e) => (isStatusError(e) ? e.code : 500));
+    };
+    const token = (await tokens.issue({ namespace: "apps", name: "deployer", uid: "sa-1", expirationSeconds: 600 })).token;
+    return {
+      authn, accounts, verified, status, bearer: { authorization: `Bearer ${token}` },
+      tick: (ms: number) => { clock += ms; }, done: () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+
+  it("answers the same header from memory, and refuses a deleted ServiceAccount's token on the same connection's next request", async () => {
+    const t = await setup();
+    const connection = {};
+    expect(await t.status(t.bearer, connection)).toBe(200);
+    expect(await t.status(t.bearer, connection)).toBe(200);
+    expect(t.verified).toEqual(["deployer"]);
+    // The account goes: the watch cache's event reaches the authenticator (lib/server/security.ts) before the
+    // delete is answered, and the connection's very next request is refused.
+    t.accounts.delete("apps/deployer");
+    t.authn.forget("serviceaccounts", "apps", "deployer");
+    expect(await t.status(t.bearer, connection)).toBe(401);
+    t.done();
+  });
+
+  it("refuses an expired token on the same connection, and does not outlast the cache's 10 s", async () => {
+    const t = await setup();
+    const connection = {};
+    expect(await t.status(t.bearer, connection)).toBe(200);
+    t.tick(9_000);
+    expect(await t.status(t.bearer, connection)).toBe(200);
+    expect(t.verified).toHaveLength(1);
+    // Past the cache's 10 s: verified again (and still good).
+    t.tick(1_000);
+    expect(await t.status(t.bearer, connection)).toBe(200);
+    expect(t.verified).toHaveLength(2);
+    // Past the token's exp plus kube's 60 s leeway: refused, though the connection presented it a moment ago.
+    for (let i = 0; i < 71; i++) { t.tick(9_000); expect(await t.status(t.bearer, connection)).toBe(200); }
+    t.tick(12_000); // 661 s after it was issued for 600
+    expect(await t.status(t.bearer, connection)).toBe(401);
+    t.done();
+  });
+
+  it("verifies another header on the same connection afresh, and remembers nothing without a connection", async () => {
+    const t = await setup();
+    const connection = {};
+    expect(await t.status(t.bearer, connection)).toBe(200);
+    expect(await t.status({ authorization: "Bearer not-a-token" }, connection)).toBe(401);
+    expect(await t.status({ authorization: `${t.bearer.authorization}x` }, connection)).toBe(401);
+    expect(await t.status({}, connection)).toBe(401);
+    expect(await t.status(t.bearer, connection)).toBe(200);
+    // Without a connection (the fetch adapter) every request asks the authenticator: the account's deletion is
+    // seen by the lookup once the cache forgets it.
+    t.accounts.delete("apps/deployer");
+    t.authn.forget("serviceaccounts", "apps", "deployer");
+    expect(await t.status(t.bearer)).toBe(401);
+    t.done();
   });
 });
