@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAuthenticator, type LookedUpObject, type LookedUpSecret } from "./authenticator";
 import { DEFAULT_ISSUER, ServiceAccountTokens } from "./service-account-token";
 import { parseTokenFile } from "./token-file";
+import type { TokenLease } from "./token-lease";
 
 let dir: string;
 let clock: number;
@@ -308,7 +309,7 @@ describe("the token cache (kube's 10 s success cache)", () => {
 describe("leases (what a connection may keep of an answer)", () => {
   it("stand exactly as long as the token cache answers from memory", async () => {
     const { tokens, authenticate } = setup({ successCacheTtlMs: 10_000 });
-    const admin = authenticate.lease("admin-SECRET");
+    const admin = authenticate.lease("admin-SECRET") as TokenLease;
     expect(admin).toMatchObject({ user: { username: "admin", groups: ["system:masters", "system:authenticated"] } });
     expect(await authenticate.lease("nobody's")).toBeUndefined();
 
@@ -341,7 +342,7 @@ describe("leases (what a connection may keep of an answer)", () => {
     const stillKept = (await authenticate.lease(short))!;
     clock = (Math.floor(clock / 1000) + 600 + 60) * 1000;
     expect([expiring.valid(), stillKept.valid()]).toEqual([false, false]);
-    expect(admin!.valid()).toBe(true);
+    expect(admin.valid()).toBe(true);
   });
 
   it("of an issuer's token end when the issuers' configuration is reloaded", async () => {
