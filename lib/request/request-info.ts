@@ -93,9 +93,9 @@ export function parseRequestPath(path: string, hasGroup: (group: string) => bool
   let at = 0;
   if (p.startsWith("/api/v1/")) {
     group = "";
-    parts = p.slice("/api/v1/".length).split("/");
+    parts = segments(p, "/api/v1/".length);
   } else if (p.startsWith("/apis/")) {
-    parts = p.slice("/apis/".length).split("/");
+    parts = segments(p, "/apis/".length);
     const g = parts[0];
     const v = parts[1] as string | undefined;
     if (!knownGroup(g, hasGroup)) throw errors.routeNotFound();
@@ -138,6 +138,20 @@ export function parseRequestPath(path: string, hasGroup: (group: string) => bool
     type: "resource", kind, namespace, name, subresource, watchPath,
     unscoped: kind.namespaced && namespace === undefined,
   };
+}
+
+/** `p.slice(from).split("/")`, without the intermediate string (every request's path is split). */
+function segments(p: string, from: number): string[] {
+  const out: string[] = [];
+  for (let start = from; ;) {
+    const slash = p.indexOf("/", start);
+    if (slash < 0) {
+      out.push(p.slice(start));
+      return out;
+    }
+    out.push(p.slice(start, slash));
+    start = slash + 1;
+  }
 }
 
 function hasSubresource(kind: AnyKind, sub: string): boolean {
