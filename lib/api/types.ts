@@ -1,5 +1,6 @@
 // The pipeline's contracts with its adapters and its composition root: a request, an answer (possibly a
 // watch stream), and the runtime every filter and endpoint is built from.
+import type { SessionBearer } from "../auth/session";
 import type { TokenLease } from "../auth/token-lease";
 import type { UserInfo } from "../auth/user-info";
 import type { Authorizer } from "../authz/attributes";
@@ -62,8 +63,8 @@ export interface ApiRuntime {
    */
   authenticateLease?(token: string): TokenLease | undefined | Promise<TokenLease | undefined>;
   authorizer: Authorizer;
-  /** The bearer token held by a console session cookie, if any. */
-  sessionBearer?(cookieHeader: string): Promise<string | undefined>;
+  /** The bearer token held by a console session cookie, if any, and when the session ends. */
+  sessionBearer?(cookieHeader: string): Promise<SessionBearer | undefined>;
   openapi?: OpenApiDocuments;
   serverAddress: string;
   isReady(): boolean;

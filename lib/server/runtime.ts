@@ -106,7 +106,7 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
   });
   let sessionBearer: ApiRuntime["sessionBearer"];
   try {
-    sessionBearer = (await import("../auth/session")).bearerFromSessionCookie;
+    sessionBearer = (await import("../auth/session")).sessionFromCookie;
   } catch {
     sessionBearer = undefined; // console sessions unavailable (API-only build)
   }

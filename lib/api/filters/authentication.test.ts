@@ -9,7 +9,7 @@ import type { RequestContext } from "../context";
 import { answerOf, apiRequest, context, ok, testRuntime } from "../test-support";
 import { bearerToken, withAuthentication } from "./authentication";
 
-const rt = testRuntime(() => true, { sessionBearer: async (cookie) => (cookie === "session=s" ? "good" : undefined) });
+const rt = testRuntime(() => true, { sessionBearer: async (cookie) => (cookie === "session=s" ? { bearer: "good" } : undefined) });
 const handler = withAuthentication(ok, rt);
 const code = (ctx: RequestContext) => answerOf(handler, ctx).then(() => 200, (e) => (isStatusError(e) ? e.code : 500));
 
@@ -118,5 +118,37 @@ describe("a connection's memo", () => {
     t.authn.forget("serviceaccounts", "apps", "deployer");
     expect(await t.status(t.bearer)).toBe(401);
     t.done();
+  });
+});
+
+describe("a connection's memo of a session cookie", () => {
+  it("answers the same cookie from memory no longer than the session, and checks X-CSRF-Protection on every write", async () => {
+    const decoded: string[] = [];
+    let ends = Date.now() + 150;
+    const admin = { user: Object.freeze({ username: "admin", groups: Object.freeze(["system:masters"]) as string[] }), valid: () => true };
+    const cookieRt = testRuntime(() => true, {
+      sessionBearer: async (cookie) => { decoded.push(cookie); return cookie === "session=s" && Date.now() < ends ? { bearer: "admin", expiresAtMs: ends } : undefined; },
+      authenticateLease: (token) => (token === "admin" ? admin : undefined),
+    });
+    const handler = withAuthentication(ok, cookieRt);
+    const connection = {};
+    const status = (method: string, headers: Record<string, string>) =>
+      answerOf(handler, context(cookieRt, { ...apiRequest(method, "/api/v1/namespaces", headers), connection })).then((r) => r.status, (e) => (isStatusError(e) ? e.code : 500));
+    expect(await status("GET", { cookie: "session=s" })).toBe(200);
+    expect(await status("GET", { cookie: "session=s" })).toBe(200);
+    expect(decoded).toHaveLength(1);
+    expect(await status("POST", { cookie: "session=s" })).toBe(403);
+    expect(await status("POST", { cookie: "session=s", "x-csrf-protection": "1" })).toBe(200);
+    expect(decoded).toHaveLength(1);
+    // Another cookie is decoded afresh (refused, it leaves the memo as it was); the session's end ends the memo
+    // (the cookie is then decoded again, and refused).
+    expect(await status("GET", { cookie: "session=other" })).toBe(401);
+    expect(await status("GET", { cookie: "session=s" })).toBe(200);
+    expect(decoded).toHaveLength(2);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await status("GET", { cookie: "session=s" })).toBe(401);
+    expect(decoded).toHaveLength(3);
+    ends = Date.now() + 60_000;
+    expect(await status("GET", { cookie: "session=s" })).toBe(200);
   });
 });
