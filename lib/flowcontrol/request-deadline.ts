@@ -58,11 +58,16 @@ let armed = 0;
 const SWEEP_MS = 100;
 let sweeper: NodeJS.Timeout | undefined;
 
-/** `d` expires `ms` from now unless cleared first (a timer per request cost the hot path too much). */
-export function armDeadline(d: Deadline, ms: number): void {
+/**
+ * `d` expires `ms` after `from` (performance.now(), default now: a request's arrival, when known, as kube counts
+ * its deadline) unless cleared first (a timer per request cost the hot path too much). A list is swept up to
+ * its first deadline still to come: one armed later than a request that arrived after it can expire late by
+ * at most its own time between arrival and arming (authentication, say), never early.
+ */
+export function armDeadline(d: Deadline, ms: number, from = performance.now()): void {
   let list = lists.get(ms);
   if (!list) lists.set(ms, (list = new DeadlineList(ms)));
-  d.deadlineAt = performance.now() + ms;
+  d.deadlineAt = from + ms;
   d.deadlineList = list;
   d.deadlinePrev = list.tail;
   d.deadlineNext = undefined;
@@ -83,7 +88,6 @@ export function clearDeadline(d: Deadline): void {
   if (d.deadlineNext) d.deadlineNext.deadlinePrev = d.deadlinePrev; else list.tail = d.deadlinePrev;
   d.deadlineList = d.deadlinePrev = d.deadlineNext = undefined;
   armed--;
-  if (!list.head) lists.delete(list.ms);
 }
 
 function sweep(): void {
@@ -93,6 +97,8 @@ function sweep(): void {
       clearDeadline(d);
       d.expire();
     }
+    // Emptied lists go here, not when their last deadline is cleared (the next request would make one again).
+    if (!list.head) lists.delete(list.ms);
   }
   if (!armed && sweeper) { clearInterval(sweeper); sweeper = undefined; }
 }

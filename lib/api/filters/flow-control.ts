@@ -60,7 +60,7 @@ function admitted(flow: FlowController, ctx: RequestContext, next: Handler): Api
   const request = new AdmittedRequest(memory);
   if (typeof seat !== "function") return request.queued(seat, ctx, next, deadline);
   const res = request.serve(seat, ctx, next);
-  return res instanceof Promise ? request.raced(deadline) : res;
+  return res instanceof Promise ? request.raced(deadline, ctx.started) : res;
 }
 
 /** A watch takes one of its user's slots until its stream stops (none for system:masters, kube's exempt level). */
@@ -109,12 +109,12 @@ class AdmittedRequest extends Deadline {
     return res;
   }
 
-  /** The answer of the work under way (`serve`'s), or kube's 504 at the deadline. */
-  raced(deadlineMs: number): Promise<ApiResponse> {
+  /** The answer of the work under way (`serve`'s), or kube's 504 at the deadline (counted from `from`, the arrival). */
+  raced(deadlineMs: number, from: number): Promise<ApiResponse> {
     return new Promise<ApiResponse>((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
-      armDeadline(this, deadlineMs);
+      armDeadline(this, deadlineMs, from);
     });
   }
 
@@ -139,7 +139,7 @@ class AdmittedRequest extends Deadline {
       this.memory?.();
       this.answer(undefined, err);
     });
-    return this.raced(deadlineMs);
+    return this.raced(deadlineMs, ctx.started);
   }
 
   expire(): void {

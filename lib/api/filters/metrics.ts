@@ -58,6 +58,10 @@ function cacheOf(metrics: ServerMetrics): SeriesCache {
   return cache;
 }
 
+/** The keys of routes without dry run or subresource, by scope and verb, made once. */
+const SCOPE_KEYS: Record<string, Record<string, string>> = Object.fromEntries(["resource", "namespace", "cluster"].map((scope) =>
+  [scope, Object.fromEntries([...REPORTED_VERBS, "other"].map((v) => [v, `${v} ${scope}`]))]));
+
 /** The routes of one kind (or review) seen so far. */
 function routesOf(metrics: ServerMetrics, target: object): Map<string, RouteSeries> {
   const cache = cacheOf(metrics);
@@ -81,7 +85,8 @@ function dryRunLabel(q: URLSearchParams): string {
 
 /** kube's reported verb: LIST vs GET by scope, WATCH, APPLY, CONNECT, else the method; unknown ones "other". */
 function reportedVerb(req: ApiRequest, scope: string, watching: boolean, subresource: string): string {
-  let verb = req.method.toUpperCase();
+  const method = req.method;
+  let verb = method === "GET" || method === "HEAD" ? method : method.toUpperCase();
   if (verb === "GET" || verb === "HEAD") verb = scope !== "resource" && scope !== "" ? "LIST" : "GET";
   if (watching) verb = "WATCH";
   if (verb === "PATCH" && req.header("content-type")?.split(";")[0].trim() === APPLY_PATCH) verb = "APPLY";
@@ -101,7 +106,8 @@ function seriesOf(metrics: ServerMetrics, req: ApiRequest, info: RequestInfo): R
       const verb = reportedVerb(req, scope, watching, subresource);
       const dryRun = dryRunLabel(req.query);
       const routes = routesOf(metrics, kind);
-      const key = `${verb} ${scope} ${dryRun} ${subresource}`;
+      // Without dry run or subresource (nearly every request), the verb and scope are the key: no string is made.
+      const key = dryRun || subresource ? `${verb} ${scope} ${dryRun} ${subresource}` : SCOPE_KEYS[scope][verb] ?? `${verb} ${scope}`;
       let series = routes.get(key);
       if (!series) {
         const group = kind.group ?? "";
