@@ -138,8 +138,16 @@ function checkedObjects(token: VerifiedServiceAccountToken): string[] {
 /** A lease on a kept answer (always a success: failures are never kept). */
 function cachedLease(entry: CachedAnswer<AuthenticationResult>): TokenLease | undefined {
   const result = entry.value;
-  if (!result.authenticated) return undefined;
-  return { user: result.user, valid: () => entry.valid() };
+  return result.authenticated ? new CachedLease(result.user, entry) : undefined;
+}
+
+/** Valid while the token cache keeps its entry (a class: no closure made per lease). */
+class CachedLease implements TokenLease {
+  constructor(readonly user: UserInfo, private readonly entry: CachedAnswer<AuthenticationResult>) {}
+
+  valid(): boolean {
+    return this.entry.valid();
+  }
 }
 
 /** A cached user is shared by every request that presents its token: nothing may change it. */
