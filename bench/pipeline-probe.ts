@@ -6,6 +6,8 @@
 //                                                       Roles and RoleBindings over five namespaces) stored too
 //   The admin's and the ServiceAccount's GETs alternate in chunks of CHUNK (500) within each round.
 //   ONLY=sa|admin, ROUNDS=n, PER_ROUND=n, OUT=file.json (the rounds and the medians as JSON, with the load average)
+//   Each token's requests come over one keep-alive connection (its socket, ApiRequest.connection), as a client's
+//   do; NEW_CONNECTIONS=1 gives every request a connection of its own (nothing remembered per connection).
 //   PROFILE=file.cpuprofile  a CPU profile of the measured loops only (not the seeding); read it with bench/cpu-profile.ts
 import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
@@ -36,7 +38,8 @@ if (withFixture) {
   await rt.registry.create(rb, "default", { apiVersion: "rbac.authorization.k8s.io/v1", kind: "RoleBinding", metadata: { name: "r" }, roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "r" }, subjects: [{ kind: "ServiceAccount", name: "reader", namespace: "default" }] } as never, { dryRun: false, fieldValidation: "Strict" } as never);
 }
 /** A request's headers as node:http gives them (flat strings, made once per token: the probe times the server, not itself). */
-const headerSets = new Map<string, { headers: Record<string, string>; raw: string[]; distinct: Record<string, string[]> }>();
+const headerSets = new Map<string, { headers: Record<string, string>; raw: string[]; distinct: Record<string, string[]>; socket: { remoteAddress: string } }>();
+const newConnections = !!process.env.NEW_CONNECTIONS;
 const admin = readFileSync(path.join(dir, "admin-token"), "utf8").trim();
 const tokenAnswer = await handleApi(rt, toApiRequest(fake("POST", "/api/v1/namespaces/default/serviceaccounts/reader/token", admin, JSON.stringify({ apiVersion: "authentication.k8s.io/v1", kind: "TokenRequest", spec: {} }))));
 const saToken = JSON.parse(String(tokenAnswer.body)).status.token as string;
@@ -47,17 +50,18 @@ function headersFor(token: string, body: string) {
   let set = headerSets.get(k);
   if (!set) {
     const headers: Record<string, string> = { host: "127.0.0.1:6443", authorization: Buffer.from(`Bearer ${token}`).toString("latin1"), accept: "application/json", "user-agent": "autocannon", ...(body ? { "content-type": "application/json", "content-length": String(body.length) } : {}) };
-    set = { headers, raw: Object.entries(headers).flat(), distinct: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])) };
+    set = { headers, raw: Object.entries(headers).flat(), distinct: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])), socket: { remoteAddress: "127.0.0.1" } };
     headerSets.set(k, set);
   }
   return set;
 }
 
 function fake(method: string, url: string, token: string, body = "") {
-  const { headers, raw, distinct } = headersFor(token, body);
+  const { headers, raw, distinct, socket: shared } = headersFor(token, body);
+  const socket = newConnections ? { remoteAddress: "127.0.0.1" } : shared;
   const listeners: Record<string, ((x?: unknown) => void)[]> = {};
   const req = {
-    url, method, headers, rawHeaders: raw, httpVersionMajor: 1, socket: { remoteAddress: "127.0.0.1" },
+    url, method, headers, rawHeaders: raw, httpVersionMajor: 1, socket,
     headersDistinct: distinct,
     on(ev: string, l: (x?: unknown) => void) { (listeners[ev] ??= []).push(l); if (ev === "end") queueMicrotask(() => { for (const d of listeners.data ?? []) d(Buffer.from(body)); l(); }); return req; },
   };
@@ -68,7 +72,11 @@ function fake(method: string, url: string, token: string, body = "") {
 async function loopCpu(token: string, n: number, from = 0): Promise<number> {
   const c0 = process.cpuUsage();
   for (let i = from; i < from + n; i++) {
-    const res = await handleApi(rt, toApiRequest(fake("GET", `/api/v1/namespaces/default/configmaps/cm-${i % N}`, token)));
+    const req = fake("GET", `/api/v1/namespaces/default/configmaps/cm-${i % N}`, token);
+    const apiReq = toApiRequest(req);
+    // The node adapter names the request's socket as its connection; set here too for an adapter that does not.
+    apiReq.connection ??= (req as { socket: object }).socket;
+    const res = await handleApi(rt, apiReq);
     if (res.status !== 200) throw new Error(`status ${res.status}: ${String(res.body)}`);
   }
   const c = process.cpuUsage(c0);

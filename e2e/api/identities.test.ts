@@ -3,6 +3,8 @@
 // filled in by the server, and the audit log that records who did what without ever recording a secret.
 import { createLocalJWKSet, jwtVerify } from "jose";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import http2 from "node:http2";
+import https from "node:https";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -106,6 +108,46 @@ type: kubernetes.io/service-account-token
     }
     await server.kubectl(["delete", "serviceaccount", "legacy", "-n", "default"]);
     expect((await server.request("GET", "/api", { token })).status).toBe(401);
+  });
+
+  test("a deleted ServiceAccount's token is refused on the very next request of the same keep-alive connection and HTTP/2 session", async () => {
+    await server.kubectl(["create", "serviceaccount", "keeper", "-n", "default"]);
+    const token = (await server.kubectl(["create", "token", "keeper", "-n", "default", "--duration=20m"])).stdout.trim();
+    // One HTTP/1.1 connection (the agent keeps exactly one socket) and one HTTP/2 session, each asked as the
+    // ServiceAccount repeatedly: authenticated (a 403: it may not read Secrets), answered from memory after the first.
+    const agent = new https.Agent({ keepAlive: true, maxSockets: 1, ca: server.ca });
+    const sockets = new Set<string>();
+    const overH1 = (auth: string) => new Promise<number>((resolve, reject) => {
+      const req = https.request({ host: "127.0.0.1", port: server.port, path: "/api/v1/namespaces/default/secrets", agent, headers: { authorization: auth } }, (res) => {
+        sockets.add(`${res.socket.localPort}`);
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    const session = http2.connect(`https://127.0.0.1:${server.port}`, { ca: server.ca, servername: "localhost" });
+    const overH2 = (auth: string) => new Promise<number>((resolve, reject) => {
+      const stream = session.request({ ":method": "GET", ":path": "/api/v1/namespaces/default/secrets", authorization: auth });
+      let status = 0;
+      stream.on("response", (h) => { status = Number(h[":status"]); });
+      stream.on("error", reject);
+      stream.resume();
+      stream.on("end", () => resolve(status));
+    });
+    try {
+      for (let i = 0; i < 3; i++) expect([await overH1(`Bearer ${token}`), await overH2(`Bearer ${token}`)]).toEqual([403, 403]);
+      // Another header on the same connection is verified afresh: a token nobody holds is refused, the admin's works.
+      expect([await overH1("Bearer not-a-token"), await overH2("Bearer not-a-token")]).toEqual([401, 401]);
+      expect([await overH1(`Bearer ${server.token}`), await overH2(`Bearer ${server.token}`)]).toEqual([200, 200]);
+      expect([await overH1(`Bearer ${token}`), await overH2(`Bearer ${token}`)]).toEqual([403, 403]);
+      await server.kubectl(["delete", "serviceaccount", "keeper", "-n", "default"]);
+      expect([await overH1(`Bearer ${token}`), await overH2(`Bearer ${token}`)]).toEqual([401, 401]);
+      expect(sockets.size).toBe(1);
+    } finally {
+      agent.destroy();
+      session.close();
+    }
   });
 
   test("the audit log records each request's user, verb, resource and code, never a token or a Secret's data", async () => {

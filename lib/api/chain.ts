@@ -32,9 +32,18 @@ export function buildChain(rt: ApiRuntime, endpoint: Handler = route): Handler {
 
 const chains = new WeakMap<ApiRuntime, Handler>();
 
-/** The one entry of the pipeline (both adapters call it); the chain is built once per runtime. */
+/**
+ * The one entry of the pipeline (both adapters call it); the chain is built once per runtime. The filters pass a
+ * synchronous answer through as is; the adapters get one promise either way.
+ */
 export function handleApi(rt: ApiRuntime, req: ApiRequest): Promise<ApiResponse> {
   let chain = chains.get(rt);
   if (!chain) chains.set(rt, (chain = buildChain(rt)));
-  return chain(new RequestContext(rt, req));
+  try {
+    const res = chain(new RequestContext(rt, req));
+    return res instanceof Promise ? res : Promise.resolve(res);
+  } catch (err) {
+    // withErrorStatus answers whatever is thrown below it: only a fault of audit or metrics reaches here.
+    return Promise.reject(err);
+  }
 }

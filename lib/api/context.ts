@@ -7,7 +7,12 @@ import type { HistoryRequest } from "../request/history-path";
 import type { RequestInfo } from "../request/request-info";
 import type { ApiRequest, ApiResponse, ApiRuntime } from "./types";
 
-export type Handler = (ctx: RequestContext) => Promise<ApiResponse>;
+/**
+ * The rest of the chain from some filter on. An answer known at once may be returned as is: each filter passes a
+ * synchronous answer through without a promise (and a microtask hop) of its own, and withErrorStatus answers a
+ * synchronous throw and a rejection alike.
+ */
+export type Handler = (ctx: RequestContext) => ApiResponse | Promise<ApiResponse>;
 
 /** One concern of the chain: given the rest of it, the handler that runs this concern around it. */
 export type Filter = (next: Handler, rt: ApiRuntime) => Handler;
@@ -22,7 +27,7 @@ function isPretty(req: ApiRequest): boolean {
 export class RequestContext {
   /** performance.now() when the request arrived. */
   readonly started = performance.now();
-  readonly pretty: boolean;
+  private prettyAnswer: boolean | undefined = undefined;
   /** Set by the audit filter when the runtime has an audit sink. */
   audit: AuditRecord | undefined = undefined;
   /** Answered on an open path (health, version): nobody to attribute it to, so not audited. */
@@ -40,7 +45,10 @@ export class RequestContext {
   /** The route the router dispatched to: what request metrics count (refusals before routing are not). */
   routed: RequestInfo | undefined = undefined;
 
-  constructor(readonly runtime: ApiRuntime, readonly request: ApiRequest) {
-    this.pretty = isPretty(request);
+  constructor(readonly runtime: ApiRuntime, readonly request: ApiRequest) {}
+
+  /** Indented output: `?pretty=`, else a curl or Wget user agent (kube's); read when an answer is encoded. */
+  get pretty(): boolean {
+    return (this.prettyAnswer ??= isPretty(this.request));
   }
 }

@@ -7,7 +7,8 @@ import { nonResource } from "./handlers/non-resource";
 import { resources } from "./handlers/resources";
 import { selfNamespaces } from "./handlers/self-namespaces";
 
-export const route: Handler = async (ctx) => {
+// Not an async function: an endpoint that answers at once is passed through without a promise.
+export const route: Handler = (ctx) => {
   if (ctx.history) return history(ctx, ctx.history);
   if (ctx.selfNamespaces) return selfNamespaces(ctx);
   const info = ctx.route;

@@ -26,6 +26,11 @@ export function testRuntime(allow: (a: Attributes) => boolean = () => true, extr
 
 export const ok: Handler = async () => ({ status: 200, headers: {}, body: "ok" });
 
+/** A handler's answer as a promise: a synchronous throw (a filter's refusal) becomes its rejection. */
+export function answerOf(handler: Handler, ctx: RequestContext): Promise<ApiResponse> {
+  return new Promise((resolve) => resolve(handler(ctx)));
+}
+
 export function context(rt: ApiRuntime, req: ApiRequest): RequestContext {
   return new RequestContext(rt, req);
 }

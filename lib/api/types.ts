@@ -1,5 +1,7 @@
 // The pipeline's contracts with its adapters and its composition root: a request, an answer (possibly a
 // watch stream), and the runtime every filter and endpoint is built from.
+import type { SessionBearer } from "../auth/session";
+import type { TokenLease } from "../auth/token-lease";
 import type { UserInfo } from "../auth/user-info";
 import type { Authorizer } from "../authz/attributes";
 import type { AuditRecord } from "../audit/audit-event";
@@ -54,9 +56,15 @@ export interface ApiRuntime {
   registry: Registry;
   /** The user a bearer token belongs to, or undefined (401). */
   authenticate(token: string): Promise<UserInfo | undefined>;
+  /**
+   * The request path's form of `authenticate`: the user with how long the answer stands (lib/auth/token-lease.ts),
+   * at once when it is known, so that a connection may reuse it for its next requests with the same header.
+   * Without it, every request asks `authenticate`.
+   */
+  authenticateLease?(token: string): TokenLease | undefined | Promise<TokenLease | undefined>;
   authorizer: Authorizer;
-  /** The bearer token held by a console session cookie, if any. */
-  sessionBearer?(cookieHeader: string): Promise<string | undefined>;
+  /** The bearer token held by a console session cookie, if any, and when the session ends. */
+  sessionBearer?(cookieHeader: string): Promise<SessionBearer | undefined>;
   openapi?: OpenApiDocuments;
   serverAddress: string;
   isReady(): boolean;

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAuthenticator, type LookedUpObject, type LookedUpSecret } from "./authenticator";
 import { DEFAULT_ISSUER, ServiceAccountTokens } from "./service-account-token";
 import { parseTokenFile } from "./token-file";
+import type { TokenLease } from "./token-lease";
 
 let dir: string;
 let clock: number;
@@ -302,5 +303,54 @@ describe("the token cache (kube's 10 s success cache)", () => {
     const user = (await authenticate(api))!;
     expect(() => user.groups.push("system:masters")).toThrow();
     expect((await authenticate(api))!.groups).not.toContain("system:masters");
+  });
+});
+
+describe("leases (what a connection may keep of an answer)", () => {
+  it("stand exactly as long as the token cache answers from memory", async () => {
+    const { tokens, authenticate } = setup({ successCacheTtlMs: 10_000 });
+    const admin = authenticate.lease("admin-SECRET") as TokenLease;
+    expect(admin).toMatchObject({ user: { username: "admin", groups: ["system:masters", "system:authenticated"] } });
+    expect(await authenticate.lease("nobody's")).toBeUndefined();
+
+    const { token } = await tokens.issue(account);
+    // Verified first (a promise), then known at once.
+    const first = (await authenticate.lease(token))!;
+    expect(first.user.username).toBe("system:serviceaccount:apps:deployer");
+    const kept = authenticate.lease(token);
+    expect(kept).not.toBeInstanceOf(Promise);
+    expect((kept as typeof first).user).toBe(first.user);
+    // A change to another object leaves it standing; one to the account ends it, for good.
+    authenticate.forget("serviceaccounts", "apps", "other");
+    expect(first.valid()).toBe(true);
+    authenticate.forget("serviceaccounts", "apps", "deployer");
+    expect(first.valid()).toBe(false);
+    serviceAccounts.delete("apps/deployer");
+    expect(await authenticate.lease(token)).toBeUndefined();
+    serviceAccounts.set("apps/deployer", { uid: SA_UID });
+    expect(first.valid()).toBe(false);
+
+    // The cache's time: 10 s, and never past the token's own expiry (exp plus kube's 60 s leeway).
+    const again = (await authenticate.lease(token))!;
+    clock += 9_999;
+    expect(again.valid()).toBe(true);
+    clock += 1;
+    expect(again.valid()).toBe(false);
+    const short = (await tokens.issue({ ...account, expirationSeconds: 600 })).token;
+    const expiring = (await authenticate.lease(short))!;
+    clock += 5_000;
+    const stillKept = (await authenticate.lease(short))!;
+    clock = (Math.floor(clock / 1000) + 600 + 60) * 1000;
+    expect([expiring.valid(), stillKept.valid()]).toEqual([false, false]);
+    expect(admin.valid()).toBe(true);
+  });
+
+  it("of an issuer's token end when the issuers' configuration is reloaded", async () => {
+    const authn = setup({ successCacheTtlMs: 10_000, jwtAuthenticator: async () => ({ status: "ok", user: { username: "ann", groups: [] } }) }).authenticate;
+    const lease = (await authn.lease("oidc-token"))!;
+    expect(lease.user).toMatchObject({ username: "ann", groups: ["system:authenticated"] });
+    expect(lease.valid()).toBe(true);
+    authn.forgetIssuers();
+    expect(lease.valid()).toBe(false);
   });
 });

@@ -11,8 +11,9 @@ import {
   type ServiceAccountTokens,
   type VerifiedServiceAccountToken,
 } from "./service-account-token";
-import { dependencyKey, TOKEN_CACHE_MAX, TokenCache, type Verified } from "./token-cache";
+import { dependencyKey, TOKEN_CACHE_MAX, TokenCache, type CachedAnswer, type Verified } from "./token-cache";
 import { tokenDigest } from "./token-digest";
+import { singleUse, type TokenLease } from "./token-lease";
 import { withAuthenticatedGroup } from "./token-file";
 import { MASTERS_GROUP, AUTHENTICATED_GROUP, type UserInfo } from "./user-info";
 
@@ -106,6 +107,12 @@ export interface Authenticator {
   /** Full outcome with audiences and refusal reason, for TokenReview. */
   authenticate(token: string, options?: AuthenticateOptions): Promise<AuthenticationResult>;
   /**
+   * The request path's answer (the API audiences): the user and how long the answer stands, at once for a static
+   * token (always valid) or a kept one (valid while the token cache keeps it), else once verified; undefined
+   * for a token nobody holds.
+   */
+  lease(token: string): TokenLease | undefined | Promise<TokenLease | undefined>;
+  /**
    * A ServiceAccount, Secret, Pod or Node changed or went: cached answers checked against it are dropped, so
    * the next request with their token is checked again (a deleted account's token stops working at once).
    */
@@ -126,6 +133,21 @@ function checkedObjects(token: VerifiedServiceAccountToken): string[] {
   else if (bound?.kind === "Pod") out.push(dependencyKey("pods", token.namespace, bound.name));
   else if (bound?.kind === "Node") out.push(dependencyKey("nodes", "", bound.name));
   return out;
+}
+
+/** A lease on a kept answer (always a success: failures are never kept). */
+function cachedLease(entry: CachedAnswer<AuthenticationResult>): TokenLease | undefined {
+  const result = entry.value;
+  return result.authenticated ? new CachedLease(result.user, entry) : undefined;
+}
+
+/** Valid while the token cache keeps its entry (a class: no closure made per lease). */
+class CachedLease implements TokenLease {
+  constructor(readonly user: UserInfo, private readonly entry: CachedAnswer<AuthenticationResult>) {}
+
+  valid(): boolean {
+    return this.entry.valid();
+  }
 }
 
 /** A cached user is shared by every request that presents its token: nothing may change it. */
@@ -327,11 +349,31 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     return refused(saError ? { authenticated: false, error: saError } : { authenticated: false });
   }
 
+  // A static token's user never changes while the process runs: its lease always stands.
+  const staticLeases: TokenLease[] = statics.map((u) => ({ user: frozenUser(copyUser(u)), valid: () => true }));
+
+  function lease(token: string): TokenLease | undefined | Promise<TokenLease | undefined> {
+    if (typeof token !== "string" || token === "") return undefined;
+    const tokenDigested = digest(token);
+    const hit = lookupStatic.byDigest(tokenDigested);
+    if (hit) return staticLeases[Number(hit.user)];
+    if (!cache) return authenticate(token).then((r) => (r.authenticated ? singleUse(r.user) : undefined));
+    const kept = cache.peekEntry(tokenDigested);
+    if (kept) return cachedLease(kept);
+    return cache.getDigested(tokenDigested, token, (t) => verifyJwt(t, {}, apiAudiences)).then((result) => {
+      if (!result.authenticated) return undefined;
+      // Kept (the usual case): held as long as the cache holds it; else (overtaken by a change) for this request.
+      const entry = cache.peekEntry(tokenDigested);
+      return entry?.value === result ? cachedLease(entry) : singleUse(result.user);
+    });
+  }
+
   const authenticator = (async (token: string) => {
     const result = await authenticate(token);
     return result.authenticated ? result.user : undefined;
   }) as Authenticator;
   authenticator.authenticate = authenticate;
+  authenticator.lease = lease;
   authenticator.forget = (resource, namespace, name) => cache?.forget(dependencyKey(resource, namespace, name));
   authenticator.forgetIssuers = () => cache?.forget(JWT_CONFIGURATION);
   return authenticator;

@@ -1,7 +1,7 @@
 import { encode } from "next-auth/jwt";
 import { afterEach, describe, expect, it } from "vitest";
 import { acceptsToken } from "./next-auth-options";
-import { bearerFromSessionCookie, sessionCookieValue } from "./session";
+import { bearerFromSessionCookie, sessionCookieValue, sessionFromCookie } from "./session";
 
 const secret = "test-secret";
 
@@ -45,6 +45,16 @@ describe("bearerFromSessionCookie", () => {
     expect(await bearerFromSessionCookie(`next-auth.session-token=${foreign}`)).toBeUndefined();
     const expired = await encode({ token: { bearer: "x" }, secret, maxAge: -60 });
     expect(await bearerFromSessionCookie(`next-auth.session-token=${expired}`)).toBeUndefined();
+  });
+
+  it("tells when the session ends (its exp), for those who keep its answer", async () => {
+    process.env.NEXTAUTH_SECRET = secret;
+    const before = Date.now();
+    const jwt = await encode({ token: { bearer: "tok-3" }, secret, maxAge: 3600 });
+    const session = (await sessionFromCookie(`next-auth.session-token=${jwt}`))!;
+    expect(session.bearer).toBe("tok-3");
+    expect(session.expiresAtMs! - before).toBeGreaterThan(3_595_000);
+    expect(session.expiresAtMs! - before).toBeLessThanOrEqual(3_601_000);
   });
 
   it("answers undefined when no secret is configured", async () => {

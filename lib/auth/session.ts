@@ -37,15 +37,29 @@ export function sessionCookieValue(cookieHeader: string | undefined): string | u
   return undefined;
 }
 
-/** The bearer token inside a valid, unexpired session cookie; undefined for anything else (never throws). */
-export async function bearerFromSessionCookie(cookieHeader: string | undefined): Promise<string | undefined> {
+/** What a valid session cookie holds for the API: its bearer token, and when the session ends (its `exp`). */
+export interface SessionBearer {
+  bearer: string;
+  /** ms since the epoch; undefined when the session names no end. */
+  expiresAtMs?: number;
+}
+
+/** The bearer token inside a valid, unexpired session cookie, with the session's end; undefined for anything else (never throws). */
+export async function sessionFromCookie(cookieHeader: string | undefined): Promise<SessionBearer | undefined> {
   const value = sessionCookieValue(cookieHeader);
   const secret = process.env.NEXTAUTH_SECRET;
   if (!value || !secret) return undefined;
   try {
     const payload = await decode({ token: value, secret });
-    return typeof payload?.bearer === "string" && payload.bearer ? payload.bearer : undefined;
+    if (typeof payload?.bearer !== "string" || !payload.bearer) return undefined;
+    const exp = (payload as { exp?: unknown }).exp;
+    return typeof exp === "number" && Number.isFinite(exp) ? { bearer: payload.bearer, expiresAtMs: exp * 1000 } : { bearer: payload.bearer };
   } catch {
     return undefined;
   }
+}
+
+/** The bearer token inside a valid, unexpired session cookie; undefined for anything else (never throws). */
+export async function bearerFromSessionCookie(cookieHeader: string | undefined): Promise<string | undefined> {
+  return (await sessionFromCookie(cookieHeader))?.bearer;
 }

@@ -23,10 +23,22 @@ export interface Verified<T> {
   dependsOn?: readonly string[];
 }
 
-interface Entry<T> {
-  value: T;
-  until: number;
-  dependsOn: readonly string[];
+/** A kept answer, as handed out by `peekEntry`. */
+export interface CachedAnswer<T> {
+  readonly value: T;
+  /** Whether the cache still answers with it: not dropped (forgotten, evicted, replaced, cleared) nor past its time. */
+  valid(): boolean;
+}
+
+class Entry<T> implements CachedAnswer<T> {
+  /** Cleared when the cache drops the entry, whatever the reason. */
+  live = true;
+
+  constructor(readonly value: T, readonly until: number, readonly dependsOn: readonly string[], private readonly now: () => number) {}
+
+  valid(): boolean {
+    return this.live && this.until > this.now();
+  }
 }
 
 /** Forgotten dependencies remembered while verifications are in flight; beyond it, every one in flight is dropped. */
@@ -72,6 +84,15 @@ export class TokenCache<T> {
     return hit && hit.until > this.now() ? hit.value : undefined;
   }
 
+  /**
+   * The kept entry for a digest while it is good: its value, and `valid()` that stays true exactly as long as
+   * this cache would answer with it (a caller may hold it instead of asking again).
+   */
+  peekEntry(digest: Buffer): CachedAnswer<T> | undefined {
+    const hit = this.entries.get(digest.toString("base64url"));
+    return hit && hit.until > this.now() ? hit : undefined;
+  }
+
   /** `get` for a token whose digest (this cache's) the caller made already. */
   async getDigested(digest: Buffer, token: string, verify: (token: string) => Promise<Verified<T>>): Promise<T> {
     const k = digest.toString("base64url");
@@ -112,6 +133,7 @@ export class TokenCache<T> {
   /** Drops everything (the configuration behind the answers changed). */
   clear(): void {
     this.allForgottenAt = ++this.generation;
+    for (const e of this.entries.values()) e.live = false;
     this.entries.clear();
     this.dependents.clear();
   }
@@ -132,7 +154,7 @@ export class TokenCache<T> {
     this.drop(k);
     if (this.entries.size >= this.max) this.evict(now);
     const dependsOn = verified.dependsOn ?? [];
-    this.entries.set(k, { value: verified.value, until, dependsOn });
+    this.entries.set(k, new Entry(verified.value, until, dependsOn, this.now));
     for (const d of dependsOn) {
       let set = this.dependents.get(d);
       if (!set) this.dependents.set(d, (set = new Set()));
@@ -143,6 +165,7 @@ export class TokenCache<T> {
   private drop(k: string): void {
     const e = this.entries.get(k);
     if (!e) return;
+    e.live = false;
     this.entries.delete(k);
     for (const d of e.dependsOn) {
       const set = this.dependents.get(d);

@@ -13,6 +13,7 @@ import { decodePath } from "./url-escapes";
 
 export const HISTORY_GROUP = "history.cluster-core.dev";
 export const HISTORY_API_VERSION = `${HISTORY_GROUP}/v1`;
+const HISTORY_PREFIX = `/apis/${HISTORY_API_VERSION}/`;
 
 export type HistoryRequest =
   | { type: "object"; objectPath: string }
@@ -30,9 +31,8 @@ function splitResource(text: string): { resource: string; group: string } {
 export function historyRequest(method: string, path: string): HistoryRequest | undefined {
   if (method !== "GET" && method !== "HEAD") return undefined;
   const p = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
-  const prefix = `/apis/${HISTORY_API_VERSION}/`;
-  if (p.startsWith(prefix)) {
-    const parts = p.slice(prefix.length).split("/").map(decodePath);
+  if (p.startsWith(HISTORY_PREFIX)) {
+    const parts = p.slice(HISTORY_PREFIX.length).split("/").map(decodePath);
     if (parts.some((x) => x === undefined || x === "")) return undefined;
     const [a, b, c, d, ...rest] = parts as string[];
     if (rest.length) return undefined;

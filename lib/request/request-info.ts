@@ -3,7 +3,7 @@
 import { kindServedAt, servedVersions } from "../kinds";
 import type { AnyKind } from "../kinds/types";
 import { errors } from "../status";
-import { reviewResource, type ReviewResource } from "./review-resources";
+import { isReviewGroup, reviewResource, type ReviewResource } from "./review-resources";
 import { decodePath } from "./url-escapes";
 
 /** kube's request verbs for resource requests. */
@@ -53,6 +53,9 @@ export function isApiPath(path: string): boolean {
 
 /** Paths answered without credentials (the spec's rule: health and version only). */
 export function isOpenPath(path: string): boolean {
+  // Every request asks: only /version, /healthz, /livez and /readyz (and below) are read further.
+  const c = path.charCodeAt(1);
+  if (c !== 0x76 && c !== 0x68 && c !== 0x6c && c !== 0x72) return false;
   const p = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
   return p === "/version" || /^\/(healthz|livez|readyz)(\/[^/]+)?$/.test(p);
 }
@@ -79,46 +82,53 @@ export function parseRequestPath(path: string, hasGroup: (group: string) => bool
   if (p === OIDC_CONFIGURATION_PATH) return { type: "oidc-configuration", path: p };
   if (p === OIDC_JWKS_PATH) return { type: "oidc-jwks", path: p };
   if (p.startsWith("/openapi/v3/")) return { type: "openapi-v3-doc", path: p.slice("/openapi/v3/".length) };
-  const health = /^\/(healthz|livez|readyz)(?:\/([^/]+))?$/.exec(p);
+  const health = p.startsWith("/api") ? null : /^\/(healthz|livez|readyz)(?:\/([^/]+))?$/.exec(p);
   if (health) return { type: "health", endpoint: health[1] as "healthz", check: health[2] };
   if (p === "/api/v1") return { type: "resource-list", groupVersion: "v1" };
 
   let group: string;
   let version = "v1";
   let parts: string[];
+  // Segments are read by index (no copies): [watch/][namespaces/<ns>/]<plural>[/<name>[/<subresource>]] from `at`.
+  let at = 0;
   if (p.startsWith("/api/v1/")) {
     group = "";
-    parts = p.slice("/api/v1/".length).split("/");
+    parts = segments(p, "/api/v1/".length);
   } else if (p.startsWith("/apis/")) {
-    const [g, v, ...rest] = p.slice("/apis/".length).split("/");
+    parts = segments(p, "/apis/".length);
+    const g = parts[0];
+    const v = parts[1] as string | undefined;
     if (!knownGroup(g, hasGroup)) throw errors.routeNotFound();
     if (v === undefined) return { type: "group", group: g };
     // v1 for the declared groups and the reviews; a custom kind's group serves its CRD's served versions.
     if (v !== "v1" && !servedVersions(g).includes(v)) throw errors.routeNotFound();
-    if (rest.length === 0) return { type: "resource-list", groupVersion: `${g}/${v}` };
+    if (parts.length === 2) return { type: "resource-list", groupVersion: `${g}/${v}` };
     group = g;
     version = v;
-    parts = rest;
+    at = 2;
   } else {
     throw errors.routeNotFound();
   }
 
-  let watchPath = false;
-  if (parts[0] === "watch") { watchPath = true; parts = parts.slice(1); }
+  const watchPath = parts[at] === "watch";
+  if (watchPath) at++;
   let namespace: string | undefined;
-  if (parts[0] === "namespaces" && parts.length >= 3) {
-    namespace = parts[1];
-    parts = parts.slice(2);
+  if (parts[at] === "namespaces" && parts.length - at >= 3) {
+    namespace = parts[at + 1];
+    at += 2;
   }
-  const [plural, name, subresource, ...rest] = parts;
+  const plural = parts[at];
+  const name = parts[at + 1] as string | undefined;
+  const subresource = parts[at + 2] as string | undefined;
+  const more = parts.length > at + 3;
   if (!plural) throw errors.routeNotFound();
-  const review = reviewResource(group, plural);
+  const review = isReviewGroup(group) ? reviewResource(group, plural) : undefined;
   if (review) {
     if (watchPath || name !== undefined || (review.namespaced !== (namespace !== undefined))) throw errors.routeNotFound();
     return { type: "review", review, namespace };
   }
   const kind = kindServedAt(group, plural, version);
-  if (!kind || rest.length) throw errors.routeNotFound();
+  if (!kind || more) throw errors.routeNotFound();
   if (subresource !== undefined && !hasSubresource(kind, subresource)) throw errors.routeNotFound();
   if (subresource && watchPath) throw errors.routeNotFound();
   if (!kind.namespaced && namespace !== undefined) throw errors.routeNotFound();
@@ -128,6 +138,20 @@ export function parseRequestPath(path: string, hasGroup: (group: string) => bool
     type: "resource", kind, namespace, name, subresource, watchPath,
     unscoped: kind.namespaced && namespace === undefined,
   };
+}
+
+/** `p.slice(from).split("/")`, without the intermediate string (every request's path is split). */
+function segments(p: string, from: number): string[] {
+  const out: string[] = [];
+  for (let start = from; ;) {
+    const slash = p.indexOf("/", start);
+    if (slash < 0) {
+      out.push(p.slice(start));
+      return out;
+    }
+    out.push(p.slice(start, slash));
+    start = slash + 1;
+  }
 }
 
 function hasSubresource(kind: AnyKind, sub: string): boolean {

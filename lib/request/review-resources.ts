@@ -13,3 +13,8 @@ export function reviewResource(group: string, plural: string | undefined): Revie
   if (plural === undefined) return groups.has(group) ? reviewResources.find((r) => r.group === group) : undefined;
   return byKey.get(`${group}/${plural}`);
 }
+
+/** Whether `group` holds reviews (a Set lookup: routing asks it for every resource path). */
+export function isReviewGroup(group: string): boolean {
+  return groups.has(group);
+}

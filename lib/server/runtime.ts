@@ -106,7 +106,7 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
   });
   let sessionBearer: ApiRuntime["sessionBearer"];
   try {
-    sessionBearer = (await import("../auth/session")).bearerFromSessionCookie;
+    sessionBearer = (await import("../auth/session")).sessionFromCookie;
   } catch {
     sessionBearer = undefined; // console sessions unavailable (API-only build)
   }
@@ -124,7 +124,7 @@ async function bootRuntime(config: ServerConfig): Promise<ServerRuntime> {
   let closed = false;
   return {
     config, store, tls, kubeconfigPath, registry, sessionBearer, openapi, audit, metrics, flowControl,
-    authenticate: security.authenticate, authorizer: security.authorizer, actions: security.actions, oidc: security.oidc,
+    authenticate: security.authenticate, authenticateLease: security.authenticateLease, authorizer: security.authorizer, actions: security.actions, oidc: security.oidc,
     serverAddress: `${isWildcard(config.host) ? "127.0.0.1" : config.host}:${config.port}`,
     isReady: () => !closed,
     async close() {

@@ -45,6 +45,7 @@ export interface SecurityOptions {
 
 export interface Security {
   authenticate: ApiRuntime["authenticate"];
+  authenticateLease: NonNullable<ApiRuntime["authenticateLease"]>;
   authorizer: RbacAuthorizer;
   actions: Map<string, ActionHandler>;
   oidc: NonNullable<ApiRuntime["oidc"]>;
@@ -140,5 +141,5 @@ export async function buildSecurity(registry: Registry, authorizer: RbacAuthoriz
   };
   cache.listeners.add(onEvent);
   const authenticate = (token: string): Promise<UserInfo | undefined> => authn(token);
-  return { authenticate, authorizer, actions, oidc, tokens, jwt, close: () => { cache.listeners.delete(onEvent); } };
+  return { authenticate, authenticateLease: authn.lease, authorizer, actions, oidc, tokens, jwt, close: () => { cache.listeners.delete(onEvent); } };
 }

@@ -4,15 +4,15 @@
 import type { AuditRecord } from "../../audit/audit-event";
 import { AUDIT_ID_HEADER, auditIdFor } from "../../audit/audit-id";
 import { sourceIPs } from "../../audit/source-ips";
-import type { Filter } from "../context";
+import type { Filter, RequestContext } from "../context";
 import type { ApiResponse } from "../types";
 
 export const withAudit: Filter = (next, rt) => {
   const audit = rt.audit;
   if (!audit) return next;
-  return async (ctx) => {
+  return (ctx) => {
     const req = ctx.request;
-    const record: AuditRecord = ctx.audit = {
+    ctx.audit = {
       auditID: auditIdFor(req.header("audit-id")),
       requestURI: req.query.size ? `${req.path}?${req.query}` : req.path,
       verb: req.method.toLowerCase(),
@@ -20,18 +20,24 @@ export const withAudit: Filter = (next, rt) => {
       userAgent: req.header("user-agent"),
       code: 0, received: new Date(), completed: new Date(),
     };
-    const res = await next(ctx);
-    record.code = res.status;
-    if (ctx.open) return res;
-    res.headers[AUDIT_ID_HEADER] = record.auditID!;
-    // A request that failed authentication is logged as kube does: one ResponseStarted line, no user.
-    if (!record.user) {
-      audit({ ...record, completed: new Date(), stage: "ResponseStarted" });
-      return res;
-    }
-    return audited(audit, record, res);
+    const res = next(ctx);
+    return res instanceof Promise ? res.then((r) => answered(audit, ctx, r)) : answered(audit, ctx, res);
   };
 };
+
+/** The answer with its audit ID, once its line (or a watch's first) is written. */
+function answered(audit: (r: AuditRecord) => void, ctx: RequestContext, res: ApiResponse): ApiResponse {
+  const record = ctx.audit!;
+  record.code = res.status;
+  if (ctx.open) return res;
+  res.headers[AUDIT_ID_HEADER] = record.auditID!;
+  // A request that failed authentication is logged as kube does: one ResponseStarted line, no user.
+  if (!record.user) {
+    audit({ ...record, completed: new Date(), stage: "ResponseStarted" });
+    return res;
+  }
+  return audited(audit, record, res);
+}
 
 /** One audit line per request; a watch gets one when it starts and one when it ends, as kube's. */
 function audited(audit: (r: AuditRecord) => void, record: AuditRecord, res: ApiResponse): ApiResponse {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Attributes } from "../../authz/attributes";
 import { isStatusError } from "../../status";
-import { apiRequest, context, ok, testRuntime } from "../test-support";
+import { answerOf, apiRequest, context, ok, testRuntime } from "../test-support";
 import { withAuthorization } from "./authorization";
 
 const user = { username: "alice", groups: [] };
@@ -13,7 +13,7 @@ async function decide(allowed: boolean) {
   ctx.user = user;
   ctx.attributes = attributes;
   ctx.audit = { requestURI: "/", verb: "list", sourceIPs: [], code: 0, received: new Date(), completed: new Date() };
-  const result = await withAuthorization(ok, rt)(ctx).catch((e: unknown) => e);
+  const result = await answerOf(withAuthorization(ok, rt), ctx).catch((e: unknown) => e);
   return { ctx, result };
 }
 

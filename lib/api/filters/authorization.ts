@@ -5,17 +5,13 @@ import { forbiddenError } from "../../authz/forbidden-message";
 import { authorizeHistory } from "../../history/history-request";
 import type { Filter } from "../context";
 
-// Not an async function (one promise and microtask fewer per request); a refusal is still a rejection.
+// Synchronous: a refusal is thrown, and answered by withErrorStatus.
 export const withAuthorization: Filter = (next, rt) => (ctx) => {
-  try {
-    const decision = ctx.history ? authorizeHistory(rt.authorizer, ctx.history, ctx.attributes) : rt.authorizer.authorize(ctx.attributes);
-    if (ctx.audit) {
-      ctx.audit.decision = decision.allowed ? "allow" : "forbid";
-      ctx.audit.reason = decision.reason;
-    }
-    if (!decision.allowed) throw forbiddenError(ctx.attributes, decision.reason);
-    return next(ctx);
-  } catch (err) {
-    return Promise.reject(err);
+  const decision = ctx.history ? authorizeHistory(rt.authorizer, ctx.history, ctx.attributes) : rt.authorizer.authorize(ctx.attributes);
+  if (ctx.audit) {
+    ctx.audit.decision = decision.allowed ? "allow" : "forbid";
+    ctx.audit.reason = decision.reason;
   }
+  if (!decision.allowed) throw forbiddenError(ctx.attributes, decision.reason);
+  return next(ctx);
 };

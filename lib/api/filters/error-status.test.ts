@@ -29,4 +29,15 @@ describe("error status", () => {
     expect(internal.status).toBe(500);
     expect(JSON.parse(String(internal.body))).toMatchObject({ kind: "Status", code: 500, reason: "InternalError" });
   });
+
+  it("answers a synchronous throw as a rejection is answered, and passes a synchronous answer through as is", async () => {
+    const ctx = context(rt, apiRequest("GET", "/api/v1/namespaces/d/configmaps/a"));
+    const thrown = withErrorStatus(() => { throw errors.notFound("configmaps", "a"); }, rt)(ctx);
+    expect(thrown).not.toBeInstanceOf(Promise);
+    expect((thrown as { status: number }).status).toBe(404);
+    const rejected = await withErrorStatus(() => Promise.reject(errors.notFound("configmaps", "a")), rt)(ctx);
+    expect(rejected.body).toEqual((thrown as { body: unknown }).body);
+    const fine = { status: 200, headers: {} };
+    expect(withErrorStatus(() => fine, rt)(ctx)).toBe(fine);
+  });
 });

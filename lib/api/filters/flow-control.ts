@@ -10,14 +10,15 @@
 import { MASTERS_GROUP } from "../../auth/user-info";
 import type { FlowController } from "../../flowcontrol/flow-controller";
 import { listWorkEstimate, type ListWork } from "../../flowcontrol/list-work-estimate";
-import { requestDeadlineMs, withDeadline } from "../../flowcontrol/request-deadline";
-import type { Filter, RequestContext } from "../context";
+import type { Release } from "../../flowcontrol/flow-controller";
+import { armDeadline, clearDeadline, Deadline, deadlineExceeded, requestDeadlineMs } from "../../flowcontrol/request-deadline";
+import type { Filter, Handler, RequestContext } from "../context";
 import type { ApiResponse } from "../types";
 
 export const withFlowControl: Filter = (next, rt) => {
   const flow = rt.flowControl;
   if (!flow) return next;
-  return (ctx) => admitted(flow, ctx.user.username, ctx.attributes.verb, ctx.request.query, () => next(ctx), listWork(ctx), ctx.user.groups.includes(MASTERS_GROUP));
+  return (ctx) => admitted(flow, ctx, next);
 };
 
 /** A list of a resource: what it will touch, from the cache's figures for the resource. */
@@ -35,57 +36,144 @@ function listWork(ctx: RequestContext): ListWork | undefined {
 /** kube-apiserver's read-only verbs; everything else takes a mutating seat. */
 const READ_ONLY_VERBS = new Set(["get", "list", "watch"]);
 
-export async function admitted(
-  flow: FlowController, user: string, verb: string, query: URLSearchParams, serve: () => Promise<ApiResponse>, work?: ListWork,
-  exemptWatches = false,
-): Promise<ApiResponse> {
-  if (verb === "watch") {
-    if (exemptWatches) return serve();
-    const release = flow.admitLongRunning(user);
-    try {
-      return releasedWithStream(await serve(), release);
-    } catch (err) {
-      release();
-      throw err;
-    }
-  }
-  const deadline = requestDeadlineMs(query, flow.limits.requestTimeoutSeconds);
+/**
+ * The request served once admitted. A free seat is taken synchronously and the handler called at once; an
+ * answer it gives synchronously frees the seat and passes through without a promise. One still being made is
+ * raced against the deadline (one promise and a link in the shared deadline list, no timer); a queued request
+ * waits for its seat within the same deadline.
+ */
+function admitted(flow: FlowController, ctx: RequestContext, next: Handler): ApiResponse | Promise<ApiResponse> {
+  const user = ctx.user;
+  const verb = ctx.attributes.verb;
+  if (verb === "watch") return watchAdmitted(flow, ctx, next, user.username, user.groups.includes(MASTERS_GROUP));
+  const deadline = requestDeadlineMs(ctx.request.query, flow.limits.requestTimeoutSeconds);
+  const work = listWork(ctx);
   // The memory first: a list that cannot fit is refused at once rather than queued.
   const memory = work ? flow.listMemory.reserve(work.memory) : undefined;
   let seat: ReturnType<FlowController["admit"]>;
   try {
-    seat = flow.admit(user, READ_ONLY_VERBS.has(verb) ? "readOnly" : "mutating", work?.seats ?? 1);
+    seat = flow.admit(user.username, READ_ONLY_VERBS.has(verb) ? "readOnly" : "mutating", work?.seats ?? 1);
   } catch (err) {
     memory?.();
     throw err;
   }
-  const release = memory ?? (() => {});
-  // A free seat is taken synchronously; only a queued request waits for one.
-  const served = typeof seat === "function" ? servedThenReleased(serve, seat, release)
-    : seat.then((granted) => servedThenReleased(serve, granted, release), (err) => { release(); throw err; });
-  served.catch(() => { /* answered by withDeadline, or too late to matter */ });
-  const answered = withDeadline(served, deadline);
-  // Answered 504 before the work ended: its answer is never written, so what it holds goes back.
-  answered.catch(() => served.then((res) => { if (res.chunks instanceof HeldChunks) res.chunks.release(); }, () => {}));
-  return answered;
+  const request = new AdmittedRequest(memory);
+  if (typeof seat !== "function") return request.queued(seat, ctx, next, deadline);
+  const res = request.serve(seat, ctx, next);
+  return res instanceof Promise ? request.raced(deadline, ctx.started) : res;
 }
 
-/** The seat goes back when the handler returns; the memory once a streamed answer is written (or at once). */
-async function servedThenReleased(serve: () => Promise<ApiResponse>, seat: () => void, memory: () => void): Promise<ApiResponse> {
-  let res: ApiResponse;
+/** A watch takes one of its user's slots until its stream stops (none for system:masters, kube's exempt level). */
+function watchAdmitted(flow: FlowController, ctx: RequestContext, next: Handler, user: string, exempt: boolean): ApiResponse | Promise<ApiResponse> {
+  if (exempt) return next(ctx);
+  const release = flow.admitLongRunning(user);
+  let res: ApiResponse | Promise<ApiResponse>;
   try {
-    res = await serve();
+    res = next(ctx);
   } catch (err) {
-    memory();
+    release();
     throw err;
-  } finally {
-    seat();
   }
-  if (!res.chunks) {
-    memory();
+  if (!(res instanceof Promise)) return releasedWithStream(res, release);
+  return res.then((r) => releasedWithStream(r, release), (err: unknown) => { release(); throw err; });
+}
+
+/**
+ * One admitted request that is not long-running: the seat goes back when the handler returns; the list memory
+ * once a streamed answer is written (or at once). Past the deadline the client gets kube's 504 while the work
+ * ends in the background, its seat freed then and its answer (never written) giving back its memory.
+ */
+class AdmittedRequest extends Deadline {
+  private resolve: ((res: ApiResponse) => void) | undefined = undefined;
+  private reject: ((err: unknown) => void) | undefined = undefined;
+  /** Answered 504: the work's own answer is never written. */
+  private expired = false;
+
+  constructor(private readonly memory: Release | undefined) { super(); }
+
+  /** Calls the handler with its seat; a synchronous answer or throw gives the seat back at once. */
+  serve(seat: Release, ctx: RequestContext, next: Handler): ApiResponse | Promise<ApiResponse> {
+    let res: ApiResponse | Promise<ApiResponse>;
+    try {
+      res = next(ctx);
+    } catch (err) {
+      seat();
+      this.memory?.();
+      throw err;
+    }
+    if (!(res instanceof Promise)) {
+      seat();
+      return this.held(res);
+    }
+    res.then((r) => { seat(); this.settled(r); }, (err: unknown) => { seat(); this.failed(err); });
     return res;
   }
-  return { ...res, chunks: new HeldChunks(res.chunks, memory) };
+
+  /** The answer of the work under way (`serve`'s), or kube's 504 at the deadline (counted from `from`, the arrival). */
+  raced(deadlineMs: number, from: number): Promise<ApiResponse> {
+    return new Promise<ApiResponse>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+      armDeadline(this, deadlineMs, from);
+    });
+  }
+
+  /** Waits for a seat (a 429 when the wait is too long), then serves, all within the deadline. */
+  queued(seat: Promise<Release>, ctx: RequestContext, next: Handler, deadlineMs: number): Promise<ApiResponse> {
+    seat.then((granted) => {
+      if (this.expired) {
+        // Answered 504 while it waited: the seat goes to the next in line.
+        granted();
+        this.memory?.();
+        return;
+      }
+      let res: ApiResponse | Promise<ApiResponse>;
+      try {
+        res = this.serve(granted, ctx, next);
+      } catch (err) {
+        this.answer(undefined, err);
+        return;
+      }
+      if (!(res instanceof Promise)) this.answer(res);
+    }, (err: unknown) => {
+      this.memory?.();
+      this.answer(undefined, err);
+    });
+    return this.raced(deadlineMs, ctx.started);
+  }
+
+  expire(): void {
+    this.expired = true;
+    this.reject!(deadlineExceeded());
+  }
+
+  private settled(res: ApiResponse): void {
+    // Answered 504 before the work ended: its answer is never written, so what it holds goes back.
+    if (this.expired) this.memory?.();
+    else this.answer(this.held(res));
+  }
+
+  private failed(err: unknown): void {
+    this.memory?.();
+    this.answer(undefined, err);
+  }
+
+  private answer(res: ApiResponse | undefined, err?: unknown): void {
+    if (this.expired) return;
+    clearDeadline(this);
+    if (res) this.resolve!(res); else this.reject!(err);
+  }
+
+  /** The answer holding the list memory until its last chunk is written, or with the memory given back now. */
+  private held(res: ApiResponse): ApiResponse {
+    const memory = this.memory;
+    if (!memory) return res;
+    if (!res.chunks) {
+      memory();
+      return res;
+    }
+    return { ...res, chunks: new HeldChunks(res.chunks, memory) };
+  }
 }
 
 /** A streamed body that gives back its memory once written whole, abandoned, or failed. */

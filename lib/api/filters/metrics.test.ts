@@ -162,4 +162,31 @@ describe("the filter", () => {
     expect(counted(m)).toEqual([{ ...core, verb: "GET", resource: "configmaps", scope: "resource", code: "404" }]);
     expect(withMetrics(handler, testRuntime())).toBe(handler);
   });
+
+  test("counts every request of a route under its own labels, codes and kinds apart, and passes a synchronous answer through", () => {
+    const m = new ServerMetrics();
+    const rt = testRuntime(() => true, { metrics: m });
+    const handler = withMetrics((ctx) => {
+      ctx.routed = parseRequestPath(ctx.request.path, (g) => groups.has(g));
+      return answer(Number(ctx.request.header("x-code") ?? 200));
+    }, rt);
+    const serve = (url: string, code = 200, method = "GET") => handler(context(rt, apiRequest(method, url, { "x-code": String(code) })));
+    const res = serve("/api/v1/namespaces/d/configmaps/a");
+    expect(res).not.toBeInstanceOf(Promise);
+    serve("/api/v1/namespaces/d/configmaps/b");
+    serve("/api/v1/namespaces/e/configmaps/c", 404);
+    serve("/api/v1/namespaces/d/configmaps");
+    serve("/api/v1/namespaces/d/configmaps/a?dryRun=All", 200, "DELETE");
+    serve("/api/v1/namespaces/d/secrets/a");
+    serve("/apis/rbac.authorization.k8s.io/v1/namespaces/d/roles/r", 403);
+    const get = ["GET", "", "", "v1", "configmaps", "", "resource", "apiserver"];
+    expect(m.requests.value([...get, "200"])).toBe(2);
+    expect(m.requests.value([...get, "404"])).toBe(1);
+    expect(m.requestDuration.snapshot(get)?.count).toBe(3);
+    expect(m.requests.value(["LIST", "", "", "v1", "configmaps", "", "namespace", "apiserver", "200"])).toBe(1);
+    expect(m.requests.value(["DELETE", "All", "", "v1", "configmaps", "", "resource", "apiserver", "200"])).toBe(1);
+    expect(m.requests.value(["GET", "", "", "v1", "secrets", "", "resource", "apiserver", "200"])).toBe(1);
+    expect(m.requests.value(["GET", "", "rbac.authorization.k8s.io", "v1", "roles", "", "resource", "apiserver", "403"])).toBe(1);
+    expect(counted(m)).toHaveLength(6);
+  });
 });

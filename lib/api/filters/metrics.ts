@@ -18,11 +18,56 @@ const CONNECT_SUBRESOURCES = new Set(["log", "exec", "portforward", "attach", "p
 /** Verbs kube reports; anything else is "other". */
 const REPORTED_VERBS = new Set(["APPLY", "CONNECT", "CREATE", "DELETE", "DELETECOLLECTION", "GET", "LIST", "PATCH", "POST", "PROXY", "PUT", "UPDATE", "WATCH", "WATCHLIST"]);
 
-interface Labels {
-  /** verb, dry_run, group, version, resource, subresource, scope, component (REQUEST_LABELS). */
-  request: string[];
-  /** For watches: the kind's group, version, kind and its group-resource. */
-  watch?: { event: string[]; resource: string };
+/**
+ * One route's series (its request labels, kube's REQUEST_LABELS): the duration histogram's child and the
+ * counter's child per code, found once and kept, so a request records with no label arrays or joined keys.
+ */
+class RouteSeries {
+  private readonly codes = new Map<number, { inc(by?: number): void }>();
+  private readonly duration: { observe(v: number): void };
+
+  constructor(
+    private readonly metrics: ServerMetrics,
+    /** verb, dry_run, group, version, resource, subresource, scope, component (REQUEST_LABELS). */
+    readonly request: readonly string[],
+    /** For watches: the kind's group, version, kind and its group-resource. */
+    readonly watch?: { event: string[]; resource: string },
+  ) {
+    this.duration = metrics.requestDuration.child(request);
+  }
+
+  observe(code: number, started: number): void {
+    let count = this.codes.get(code);
+    if (!count) this.codes.set(code, (count = this.metrics.requests.child([...this.request, String(code)])));
+    count.inc();
+    this.duration.observe((performance.now() - started) / 1000);
+  }
+}
+
+/** A metrics instance's series by route: per kind (or review) object, then by verb, scope, dry run and subresource. */
+interface SeriesCache {
+  byTarget: WeakMap<object, Map<string, RouteSeries>>;
+  health: Map<string, RouteSeries>;
+}
+
+const caches = new WeakMap<ServerMetrics, SeriesCache>();
+
+function cacheOf(metrics: ServerMetrics): SeriesCache {
+  let cache = caches.get(metrics);
+  if (!cache) caches.set(metrics, (cache = { byTarget: new WeakMap(), health: new Map() }));
+  return cache;
+}
+
+/** The keys of routes without dry run or subresource, by scope and verb, made once. */
+const SCOPE_KEYS: Record<string, Record<string, string>> = Object.fromEntries(["resource", "namespace", "cluster"].map((scope) =>
+  [scope, Object.fromEntries([...REPORTED_VERBS, "other"].map((v) => [v, `${v} ${scope}`]))]));
+
+/** The routes of one kind (or review) seen so far. */
+function routesOf(metrics: ServerMetrics, target: object): Map<string, RouteSeries> {
+  const cache = cacheOf(metrics);
+  let routes = cache.byTarget.get(target);
+  if (!routes) cache.byTarget.set(target, (routes = new Map()));
+  return routes;
 }
 
 function isWatch(req: ApiRequest): boolean {
@@ -40,7 +85,8 @@ function dryRunLabel(q: URLSearchParams): string {
 
 /** kube's reported verb: LIST vs GET by scope, WATCH, APPLY, CONNECT, else the method; unknown ones "other". */
 function reportedVerb(req: ApiRequest, scope: string, watching: boolean, subresource: string): string {
-  let verb = req.method.toUpperCase();
+  const method = req.method;
+  let verb = method === "GET" || method === "HEAD" ? method : method.toUpperCase();
   if (verb === "GET" || verb === "HEAD") verb = scope !== "resource" && scope !== "" ? "LIST" : "GET";
   if (watching) verb = "WATCH";
   if (verb === "PATCH" && req.header("content-type")?.split(";")[0].trim() === APPLY_PATCH) verb = "APPLY";
@@ -48,46 +94,66 @@ function reportedVerb(req: ApiRequest, scope: string, watching: boolean, subreso
   return REPORTED_VERBS.has(verb) ? verb : "other";
 }
 
-function labelsOf(req: ApiRequest, info: RequestInfo): Labels | undefined {
+function seriesOf(metrics: ServerMetrics, req: ApiRequest, info: RequestInfo): RouteSeries | undefined {
   switch (info.type) {
     case "resource": {
       const { kind } = info;
       const named = info.name !== undefined || req.method === "POST";
       // kube's route scope: the object (named, or a create), the namespace, or the cluster (all namespaces).
       const scope = named ? "resource" : info.namespace !== undefined ? "namespace" : "cluster";
-      const group = kind.group ?? "";
       const subresource = info.subresource ?? "";
       const watching = info.watchPath || isWatch(req);
-      const version = versionOf(kind);
-      const request = [reportedVerb(req, scope, watching, subresource), dryRunLabel(req.query), group, version, kind.plural, subresource, scope, "apiserver"];
-      return watching ? { request, watch: { event: [group, version, kind.kind], resource: groupResource(kind) } } : { request };
+      const verb = reportedVerb(req, scope, watching, subresource);
+      const dryRun = dryRunLabel(req.query);
+      const routes = routesOf(metrics, kind);
+      // Without dry run or subresource (nearly every request), the verb and scope are the key: no string is made.
+      const key = dryRun || subresource ? `${verb} ${scope} ${dryRun} ${subresource}` : SCOPE_KEYS[scope][verb] ?? `${verb} ${scope}`;
+      let series = routes.get(key);
+      if (!series) {
+        const group = kind.group ?? "";
+        const version = versionOf(kind);
+        const request = [verb, dryRun, group, version, kind.plural, subresource, scope, "apiserver"];
+        series = new RouteSeries(metrics, request, watching ? { event: [group, version, kind.kind], resource: groupResource(kind) } : undefined);
+        routes.set(key, series);
+      }
+      return series;
     }
     case "review": {
       const scope = req.method === "POST" ? "resource" : info.namespace !== undefined ? "namespace" : "cluster";
-      return { request: [reportedVerb(req, scope, false, ""), dryRunLabel(req.query), info.review.group, "v1", info.review.plural, "", scope, "apiserver"] };
+      const verb = reportedVerb(req, scope, false, "");
+      const dryRun = dryRunLabel(req.query);
+      const { review } = info;
+      const routes = routesOf(metrics, review);
+      const key = `${verb} ${scope} ${dryRun}`;
+      let series = routes.get(key);
+      if (!series) routes.set(key, (series = new RouteSeries(metrics, [verb, dryRun, review.group, "v1", review.plural, "", scope, "apiserver"])));
+      return series;
     }
-    case "health":
+    case "health": {
       // kube instruments the health roots only: the path as subresource, no scope, no component.
       if (info.check !== undefined) return undefined;
-      return { request: [reportedVerb(req, "", false, ""), "", "", "", "", `/${info.endpoint}`, "", ""] };
+      const verb = reportedVerb(req, "", false, "");
+      const health = cacheOf(metrics).health;
+      const key = `${verb} ${info.endpoint}`;
+      let series = health.get(key);
+      if (!series) health.set(key, (series = new RouteSeries(metrics, [verb, "", "", "", "", `/${info.endpoint}`, "", ""])));
+      return series;
+    }
     default:
       return undefined;
   }
-}
-
-function observe(metrics: ServerMetrics, labels: string[], code: number, started: number): void {
-  metrics.requests.inc([...labels, String(code)]);
-  metrics.requestDuration.observe(labels, (performance.now() - started) / 1000);
 }
 
 /** Measures every request the chain routes (the runtime's metrics; without them the filter is left out). */
 export const withMetrics: Filter = (next, rt) => {
   const metrics = rt.metrics;
   if (!metrics) return next;
-  return async (ctx) => {
-    const res = await next(ctx);
-    // Read only now: the router notes the route it reached on its way in.
-    return recordRequest(metrics, ctx.request, ctx.routed, res, ctx.started);
+  return (ctx) => {
+    const res = next(ctx);
+    // Read only once answered: the router notes the route it reached on its way in.
+    return res instanceof Promise
+      ? res.then((r) => recordRequest(metrics, ctx.request, ctx.routed, r, ctx.started))
+      : recordRequest(metrics, ctx.request, ctx.routed, res, ctx.started);
   };
 };
 
@@ -98,16 +164,16 @@ export const withMetrics: Filter = (next, rt) => {
  */
 export function recordRequest(metrics: ServerMetrics, req: ApiRequest, info: RequestInfo | undefined, res: ApiResponse, started: number): ApiResponse {
   if (!info) return res;
-  const labels = labelsOf(req, info);
-  if (!labels) return res;
+  const series = seriesOf(metrics, req, info);
+  if (!series) return res;
   const inner = res.stream;
   if (!inner) {
-    observe(metrics, labels.request, res.status, started);
+    series.observe(res.status, started);
     return res;
   }
-  const [verb, , group, version, resource, subresource, scope, component] = labels.request;
+  const [verb, , group, version, resource, subresource, scope, component] = series.request;
   const longRunning = [verb, group, version, resource, subresource, scope, component];
-  const watch = labels.watch;
+  const watch = series.watch;
   return {
     ...res,
     stream: {
@@ -139,7 +205,7 @@ export function recordRequest(metrics: ServerMetrics, req: ApiRequest, info: Req
           if (done) return;
           done = true;
           metrics.longRunning.dec(longRunning);
-          observe(metrics, labels.request, res.status, started);
+          series.observe(res.status, started);
         };
       },
     },

@@ -9,5 +9,5 @@ export const withOpenPaths: Filter = (next) => (ctx) => {
   ctx.open = true;
   // An open path is a health check or /version, both non-resource.
   ctx.routed = parseRequestPath(ctx.request.path);
-  return Promise.resolve(nonResource(ctx, ctx.routed as NonResourceInfo));
+  return nonResource(ctx, ctx.routed as NonResourceInfo);
 };

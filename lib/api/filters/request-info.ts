@@ -7,7 +7,7 @@ import { isSelfNamespacesPath } from "../../request/access-path";
 import { historyRequest } from "../../request/history-path";
 import { parseRequestPath } from "../../request/request-info";
 import type { Filter, RequestContext } from "../context";
-import { historyAttributes, requestAttributes, selfNamespacesAttributes } from "../request-attributes";
+import { historyAttributes, requestAttributes, routeAttributes, selfNamespacesAttributes } from "../request-attributes";
 
 // Kept current as kinds are added at run time (custom resources), so each request costs one lookup.
 let kindGroups = new Set(servedGroups());
@@ -20,9 +20,11 @@ export const withRequestInfo: Filter = (next) => (ctx) => {
   const selfNamespaces = ctx.selfNamespaces = !history && isSelfNamespacesPath(req.path);
   if (!history && !selfNamespaces) parse(ctx, req.path);
   else if (history?.type === "object") parse(ctx, history.objectPath);
+  // Read from the route when the path parsed (the same answer as from the path alone, without reading it again).
   const attrs = ctx.attributes = history
     ? historyAttributes(ctx.user, history, req.query)
-    : selfNamespaces ? selfNamespacesAttributes(ctx.user) : requestAttributes(ctx.user, req.method, req.path, req.query);
+    : selfNamespaces ? selfNamespacesAttributes(ctx.user)
+    : ctx.route ? routeAttributes(ctx.user, req.method, req.path, ctx.route, req.query) : requestAttributes(ctx.user, req.method, req.path, req.query);
   const record = ctx.audit;
   if (record) {
     record.verb = attrs.verb;
