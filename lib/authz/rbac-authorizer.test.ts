@@ -213,6 +213,34 @@ describe("RbacAuthorizer: index updates", () => {
     expect(a.authorize({ type: "nonResource", user: fay, verb: "get", path: "/a b" }).allowed).toBe(false);
   });
 
+  it("answers every name alike only when no rule naming objects was read: a resourceNames rule ahead keeps each name's own answer and reason", () => {
+    const a = new RbacAuthorizer();
+    add(a, "roles", role("ns1", "just-p1", [{ verbs: ["get"], apiGroups: [""], resources: ["pods"], resourceNames: ["p1"] }]));
+    add(a, "roles", role("ns1", "all-pods", readPods));
+    add(a, "rolebindings", binding("RoleBinding", "ns1", "a-named", "Role", "just-p1", [{ kind: "User", name: "gus" }]));
+    add(a, "rolebindings", binding("RoleBinding", "ns1", "b-all", "Role", "all-pods", [{ kind: "Group", name: "readers" }]));
+    const gus = Object.freeze({ username: "gus", groups: Object.freeze([] as string[]) as string[] });
+    const gusReader = Object.freeze({ username: "gus", groups: Object.freeze(["readers"]) as string[] });
+    const ivy = Object.freeze({ username: "ivy", groups: Object.freeze(["readers"]) as string[] });
+    for (let pass = 0; pass < 2; pass++) {
+      // gus alone: only p1, whichever name was asked first.
+      expect(a.authorize(req(gus, "get", "pods", "ns1", { name: "p2" })).allowed).toBe(false);
+      expect(a.authorize(req(gus, "get", "pods", "ns1", { name: "p1" })).allowed).toBe(true);
+      expect(a.authorize(req(gus, "get", "pods", "ns1", { name: "p3" })).allowed).toBe(false);
+      // ivy reads no rule naming objects: one answer for every name.
+      for (const name of ["p1", "p2", "p3"]) expect(a.authorize(req(ivy, "get", "pods", "ns1", { name })).reason).toContain('RoleBinding "b-all/ns1"');
+    }
+    // gus among the readers: every pod, p1 by the named rule that comes first, the others by the group's.
+    for (const name of ["p2", "p1", "p3", "p1"]) {
+      const d = a.authorize(req(gusReader, "get", "pods", "ns1", { name }));
+      expect(d.allowed).toBe(true);
+      expect(d.reason).toContain(name === "p1" ? 'RoleBinding "a-named/ns1"' : 'RoleBinding "b-all/ns1"');
+    }
+    // A change of RBAC drops the answers kept for every name.
+    a.apply(ev("DELETED", "rolebindings", "ns1", "b-all"));
+    expect(a.authorize(req(ivy, "get", "pods", "ns1", { name: "p2" })).allowed).toBe(false);
+  });
+
   it("keeps deciding right past the decision cache's size (it starts over when full)", () => {
     const a = new RbacAuthorizer();
     add(a, "roles", role("ns1", "r", [{ verbs: ["get"], apiGroups: [""], resources: ["pods"], resourceNames: ["p-7"] }]));

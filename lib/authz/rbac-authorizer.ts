@@ -172,20 +172,32 @@ function whoKey(user: UserInfo): string {
  * subresource), so a lookup hashes the request's short strings instead of one long key made per request;
  * non-resource requests by verb and path.
  */
+/** Whether deciding read a rule that names objects (resourceNames). */
+interface NameUse { read: boolean }
+
 class UserDecisions {
+  /** Decisions that hold for every name in the namespace (no rule with resourceNames was read): by namespace, rest. */
+  private anyName = new Map<string, Map<string, Decision>>();
   private resource = new Map<string, Map<string, Map<string, Decision>>>();
   private nonResource = new Map<string, Map<string, Decision>>();
 
   get(a: Attributes): Decision | undefined {
     if (a.type !== "resource") return this.nonResource.get(a.verb)?.get(a.path);
-    return this.resource.get(a.namespace)?.get(a.name)?.get(restKey(a));
+    const rest = restKey(a);
+    return this.anyName.get(a.namespace)?.get(rest) ?? this.resource.get(a.namespace)?.get(a.name)?.get(rest);
   }
 
-  set(a: Attributes, decision: Decision): void {
+  set(a: Attributes, decision: Decision, forAnyName: boolean): void {
     if (a.type !== "resource") {
       let byPath = this.nonResource.get(a.verb);
       if (!byPath) this.nonResource.set(a.verb, (byPath = new Map()));
       byPath.set(a.path, decision);
+      return;
+    }
+    if (forAnyName) {
+      let byRest = this.anyName.get(a.namespace);
+      if (!byRest) this.anyName.set(a.namespace, (byRest = new Map()));
+      byRest.set(restKey(a), decision);
       return;
     }
     let byName = this.resource.get(a.namespace);
@@ -293,7 +305,8 @@ export class RbacAuthorizer implements Authorizer {
     let mine = frozen ? this.decisionsByUser.get(user) : this.decisionsByWho.get(who!);
     const known = mine?.get(attrs);
     if (known) return known;
-    const decision = this.decide(attrs);
+    const named: NameUse = { read: false };
+    const decision = this.decide(attrs, named);
     if (this.decisionCount >= DECISION_CACHE_MAX) {
       this.clearDecisions();
       mine = undefined;
@@ -303,7 +316,7 @@ export class RbacAuthorizer implements Authorizer {
       if (frozen) this.decisionsByUser.set(user, mine);
       else this.decisionsByWho.set(who!, mine);
     }
-    mine.set(attrs, decision);
+    mine.set(attrs, decision, !named.read);
     this.decisionCount++;
     return decision;
   }
@@ -315,7 +328,11 @@ export class RbacAuthorizer implements Authorizer {
     this.decisionCount = 0;
   }
 
-  private decide(attrs: Attributes): Decision {
+  /**
+   * RBAC's answer, visiting the grants in order; `named.read` is set when a rule naming resourceNames was read
+   * before the answer was found (only then can another object's name get another answer or another reason).
+   */
+  private decide(attrs: Attributes, named: NameUse = { read: false }): Decision {
     const namespace = attrs.type === "resource" ? attrs.namespace : "";
     const errors: string[] = [];
     for (const grant of this.grantsFor(attrs.user, namespace)) {
@@ -323,7 +340,10 @@ export class RbacAuthorizer implements Authorizer {
         errors.push(grant.error.message);
         continue;
       }
-      for (const rule of grant.rules) if (ruleAllows(attrs, rule)) return { allowed: true, reason: reasonOf(grant) };
+      for (const rule of grant.rules) {
+        if (rule.resourceNames?.length) named.read = true;
+        if (ruleAllows(attrs, rule)) return { allowed: true, reason: reasonOf(grant) };
+      }
     }
     return { allowed: false, reason: errors.length ? `RBAC: ${aggregateMessage(errors)}` : "" };
   }
