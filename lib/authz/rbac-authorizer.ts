@@ -172,32 +172,38 @@ function whoKey(user: UserInfo): string {
  * subresource), so a lookup hashes the request's short strings instead of one long key made per request;
  * non-resource requests by verb and path.
  */
-/** Whether deciding read a rule that names objects (resourceNames). */
-interface NameUse { read: boolean }
+/** The object names of the rules with resourceNames that deciding read (undefined: none). */
+interface NameUse { read: Set<string> | undefined }
+
+/** A decision that holds for every name but those the rules it read name (which are decided one by one). */
+interface AnyNameDecision { decision: Decision; except: Set<string> | undefined }
 
 class UserDecisions {
-  /** Decisions that hold for every name in the namespace (no rule with resourceNames was read): by namespace, rest. */
-  private anyName = new Map<string, Map<string, Decision>>();
+  /** Decisions that hold for every name in the namespace but the ones rules read on the way name: by namespace, rest. */
+  private anyName = new Map<string, Map<string, AnyNameDecision>>();
   private resource = new Map<string, Map<string, Map<string, Decision>>>();
   private nonResource = new Map<string, Map<string, Decision>>();
 
   get(a: Attributes): Decision | undefined {
     if (a.type !== "resource") return this.nonResource.get(a.verb)?.get(a.path);
     const rest = restKey(a);
-    return this.anyName.get(a.namespace)?.get(rest) ?? this.resource.get(a.namespace)?.get(a.name)?.get(rest);
+    const any = this.anyName.get(a.namespace)?.get(rest);
+    if (any && !any.except?.has(a.name)) return any.decision;
+    return this.resource.get(a.namespace)?.get(a.name)?.get(rest);
   }
 
-  set(a: Attributes, decision: Decision, forAnyName: boolean): void {
+  set(a: Attributes, decision: Decision, named: NameUse): void {
     if (a.type !== "resource") {
       let byPath = this.nonResource.get(a.verb);
       if (!byPath) this.nonResource.set(a.verb, (byPath = new Map()));
       byPath.set(a.path, decision);
       return;
     }
-    if (forAnyName) {
+    // Named by no rule read on the way: every other name so named takes the same way, to the same answer.
+    if (!named.read?.has(a.name)) {
       let byRest = this.anyName.get(a.namespace);
       if (!byRest) this.anyName.set(a.namespace, (byRest = new Map()));
-      byRest.set(restKey(a), decision);
+      byRest.set(restKey(a), { decision, except: named.read });
       return;
     }
     let byName = this.resource.get(a.namespace);
@@ -305,7 +311,7 @@ export class RbacAuthorizer implements Authorizer {
     let mine = frozen ? this.decisionsByUser.get(user) : this.decisionsByWho.get(who!);
     const known = mine?.get(attrs);
     if (known) return known;
-    const named: NameUse = { read: false };
+    const named: NameUse = { read: undefined };
     const decision = this.decide(attrs, named);
     if (this.decisionCount >= DECISION_CACHE_MAX) {
       this.clearDecisions();
@@ -316,7 +322,7 @@ export class RbacAuthorizer implements Authorizer {
       if (frozen) this.decisionsByUser.set(user, mine);
       else this.decisionsByWho.set(who!, mine);
     }
-    mine.set(attrs, decision, !named.read);
+    mine.set(attrs, decision, named);
     this.decisionCount++;
     return decision;
   }
@@ -329,10 +335,11 @@ export class RbacAuthorizer implements Authorizer {
   }
 
   /**
-   * RBAC's answer, visiting the grants in order; `named.read` is set when a rule naming resourceNames was read
-   * before the answer was found (only then can another object's name get another answer or another reason).
+   * RBAC's answer, visiting the grants in order; `named.read` collects the names of the rules with resourceNames
+   * read before the answer was found: only those names can take another way through the rules (to another
+   * answer or another reason), every other name takes this one.
    */
-  private decide(attrs: Attributes, named: NameUse = { read: false }): Decision {
+  private decide(attrs: Attributes, named: NameUse = { read: undefined }): Decision {
     const namespace = attrs.type === "resource" ? attrs.namespace : "";
     const errors: string[] = [];
     for (const grant of this.grantsFor(attrs.user, namespace)) {
@@ -341,7 +348,7 @@ export class RbacAuthorizer implements Authorizer {
         continue;
       }
       for (const rule of grant.rules) {
-        if (rule.resourceNames?.length) named.read = true;
+        if (rule.resourceNames?.length) for (const n of rule.resourceNames) (named.read ??= new Set()).add(n);
         if (ruleAllows(attrs, rule)) return { allowed: true, reason: reasonOf(grant) };
       }
     }
