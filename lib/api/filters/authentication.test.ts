@@ -72,10 +72,17 @@ describe("a connection's memo", () => {
     };
   }
 
-  it("answers the same header from memory, and refuses a deleted ServiceAccount's token on the same connection's next request", async () => {
+  /** `setup()` and one keep-alive connection whose first request, with the ServiceAccount's token, was accepted. */
+  async function connected() {
     const t = await setup();
     const connection = {};
     expect(await t.status(t.bearer, connection)).toBe(200);
+    return { ...t, connection };
+  }
+
+  it("answers the same header from memory, and refuses a deleted ServiceAccount's token on the same connection's next request", async () => {
+    const t = await connected();
+    const connection = t.connection;
     expect(await t.status(t.bearer, connection)).toBe(200);
     expect(t.verified).toEqual(["deployer"]);
     // The account goes: the watch cache's event reaches the authenticator (lib/server/security.ts) before the
@@ -87,9 +94,8 @@ describe("a connection's memo", () => {
   });
 
   it("refuses an expired token on the same connection, and does not outlast the cache's 10 s", async () => {
-    const t = await setup();
-    const connection = {};
-    expect(await t.status(t.bearer, connection)).toBe(200);
+    const t = await connected();
+    const connection = t.connection;
     t.tick(9_000);
     expect(await t.status(t.bearer, connection)).toBe(200);
     expect(t.verified).toHaveLength(1);
@@ -105,9 +111,8 @@ describe("a connection's memo", () => {
   });
 
   it("verifies another header on the same connection afresh, and remembers nothing without a connection", async () => {
-    const t = await setup();
-    const connection = {};
-    expect(await t.status(t.bearer, connection)).toBe(200);
+    const t = await connected();
+    const connection = t.connection;
     expect(await t.status({ authorization: "Bearer not-a-token" }, connection)).toBe(401);
     expect(await t.status({ authorization: `${t.bearer.authorization}x` }, connection)).toBe(401);
     expect(await t.status({}, connection)).toBe(401);
