@@ -34,16 +34,22 @@ const chains = new WeakMap<ApiRuntime, Handler>();
 
 /**
  * The one entry of the pipeline (both adapters call it); the chain is built once per runtime. The filters pass a
- * synchronous answer through as is; the adapters get one promise either way.
+ * synchronous answer through as is, and so does this: the node adapter writes it at once, with no promise or
+ * microtask per request. Whatever is thrown here (only a fault of audit or metrics: withErrorStatus answers
+ * everything below it) is thrown to the caller.
  */
-export function handleApi(rt: ApiRuntime, req: ApiRequest): Promise<ApiResponse> {
+export function answerApi(rt: ApiRuntime, req: ApiRequest): ApiResponse | Promise<ApiResponse> {
   let chain = chains.get(rt);
   if (!chain) chains.set(rt, (chain = buildChain(rt)));
+  return chain(new RequestContext(rt, req));
+}
+
+/** answerApi's answer as one promise (a throw becomes a rejection): for callers that await every answer. */
+export function handleApi(rt: ApiRuntime, req: ApiRequest): Promise<ApiResponse> {
   try {
-    const res = chain(new RequestContext(rt, req));
+    const res = answerApi(rt, req);
     return res instanceof Promise ? res : Promise.resolve(res);
   } catch (err) {
-    // withErrorStatus answers whatever is thrown below it: only a fault of audit or metrics reaches here.
     return Promise.reject(err);
   }
 }

@@ -51,7 +51,7 @@ export function toApiRequest(request: Request): ApiRequest {
       const v = request.headers.get(name);
       return v === null ? [] : v.split(",").map((s) => s.trim());
     },
-    headerNames: () => [...request.headers.keys()].filter((n) => n !== REQUEST_TARGET_HEADER),
+    headerNamesWith: (prefix) => [...request.headers.keys()].filter((n) => n !== REQUEST_TARGET_HEADER && n.startsWith(prefix)),
     body: (limit) => (body ??= readBody(request, limit)),
     remoteAddress: request.headers.get("x-forwarded-for")?.split(",")[0]?.trim(),
   };

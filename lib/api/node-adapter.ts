@@ -12,7 +12,7 @@ import { constants as h2, type IncomingHttpHeaders, type OutgoingHttpHeaders, ty
 import type { Readable } from "node:stream";
 import { errors, isStatusError } from "../status";
 import { parseQuery } from "../request/url-escapes";
-import { handleApi } from "./chain";
+import { answerApi } from "./chain";
 import { CHUNK_BYTES } from "./encode/chunked-body";
 import { statusResponse } from "./encode/status";
 import { chunkFrame, directSocket, writeFrame } from "./http1-chunks";
@@ -81,6 +81,17 @@ function rawValues(raw: string[], name: string): string[] {
   return out;
 }
 
+const NO_NAMES = Object.freeze([]) as unknown as string[];
+
+/** The names in `headers` that start with `prefix`, pseudo-headers (`:path` and the like) left out; no array made for none. */
+function namesWith(headers: IncomingHttpHeaders, prefix: string): string[] {
+  let out: string[] | undefined;
+  for (const name in headers) {
+    if (name.startsWith(prefix) && name.charCodeAt(0) !== 0x3a) (out ??= []).push(name);
+  }
+  return out ?? NO_NAMES;
+}
+
 const joined = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(", ") : v);
 
 /**
@@ -127,8 +138,8 @@ class Http1ApiRequest extends TargetRequest implements ApiRequest {
     return v ? [...v] : [];
   }
 
-  headerNames(): string[] {
-    return Object.keys(this.req.headers);
+  headerNamesWith(prefix: string): string[] {
+    return namesWith(this.req.headers, prefix);
   }
 
   body(limit: number): Promise<Buffer> {
@@ -157,8 +168,8 @@ class Http2ApiRequest extends TargetRequest implements ApiRequest {
     return this.headers[name] === undefined ? [] : rawValues(this.raw, name);
   }
 
-  headerNames(): string[] {
-    return Object.keys(this.headers).filter((n) => n.charCodeAt(0) !== 0x3a); // not `:path` and the like
+  headerNamesWith(prefix: string): string[] {
+    return namesWith(this.headers, prefix);
   }
 
   body(limit: number): Promise<Buffer> {
@@ -382,41 +393,67 @@ export interface NodeApiHandler {
 }
 
 export function nodeApiHandler(runtime: () => Promise<ApiRuntime>): NodeApiHandler {
-  // Once booted, the runtime is used directly: no promise per request to reach it. One async function per
-  // request, no closures: its single await is the pipeline's answer.
+  // Once booted, the runtime is used directly: no promise per request to reach it.
   let booted: ApiRuntime | undefined;
   return {
-    async http1(req, res, target, q) {
-      let answer: ApiResponse;
-      try {
-        answer = await handleApi(booted ??= await runtime(), new Http1ApiRequest(req, target, q));
-      } catch (err) {
-        answer = failed(err);
-      }
-      try {
-        writeApiResponse(req, res, answer);
-      } catch {
-        res.destroy();
-      }
+    http1(req, res, target, q) {
+      if (booted) return serveHttp1(booted, req, res, target, q);
+      runtime().then((rt) => { booted = rt; serveHttp1(rt, req, res, target, q); }, (err) => http1Answer(req, res, failed(err)));
     },
-    async http2(stream, headers, rawHeaders, target, q) {
+    http2(stream, headers, rawHeaders, target, q) {
       // The compatibility layer ignored a stream's errors (a reset is seen as `aborted` and `close`); unheard,
       // an `error` event would end the process.
       stream.on("error", ignore);
-      let answer: ApiResponse;
       try {
         if (!continued(stream, headers.expect)) return;
-        answer = await handleApi(booted ??= await runtime(), new Http2ApiRequest(stream, headers, rawHeaders, target, q));
       } catch (err) {
-        answer = failed(err);
+        return http2Answer(stream, failed(err));
       }
-      try {
-        writeHttp2Response(stream, answer);
-      } catch {
-        stream.destroy();
-      }
+      if (booted) return serveHttp2(booted, stream, headers, rawHeaders, target, q);
+      runtime().then((rt) => { booted = rt; serveHttp2(rt, stream, headers, rawHeaders, target, q); }, (err) => http2Answer(stream, failed(err)));
     },
   };
+}
+
+// A synchronous answer (a GET the cache answers at once) is written before the handler returns: no promise,
+// closure or microtask per request; an answer to come is written when it comes.
+
+function serveHttp1(rt: ApiRuntime, req: IncomingMessage, res: ServerResponse, target: string, q: number): void {
+  let answer: ApiResponse | Promise<ApiResponse>;
+  try {
+    answer = answerApi(rt, new Http1ApiRequest(req, target, q));
+  } catch (err) {
+    answer = failed(err);
+  }
+  if (answer instanceof Promise) answer.then((a) => http1Answer(req, res, a), (err) => http1Answer(req, res, failed(err)));
+  else http1Answer(req, res, answer);
+}
+
+function serveHttp2(rt: ApiRuntime, stream: ServerHttp2Stream, headers: IncomingHttpHeaders, rawHeaders: string[], target: string, q: number): void {
+  let answer: ApiResponse | Promise<ApiResponse>;
+  try {
+    answer = answerApi(rt, new Http2ApiRequest(stream, headers, rawHeaders, target, q));
+  } catch (err) {
+    answer = failed(err);
+  }
+  if (answer instanceof Promise) answer.then((a) => http2Answer(stream, a), (err) => http2Answer(stream, failed(err)));
+  else http2Answer(stream, answer);
+}
+
+function http1Answer(req: IncomingMessage, res: ServerResponse, answer: ApiResponse): void {
+  try {
+    writeApiResponse(req, res, answer);
+  } catch {
+    res.destroy();
+  }
+}
+
+function http2Answer(stream: ServerHttp2Stream, answer: ApiResponse): void {
+  try {
+    writeHttp2Response(stream, answer);
+  } catch {
+    stream.destroy();
+  }
 }
 
 /**

@@ -8,7 +8,7 @@ export function apiRequest(method: string, url: string, headers: Record<string, 
   const values = (n: string) => { const v = headers[n]; return v === undefined ? [] : Array.isArray(v) ? v : [v]; };
   return {
     method, path: u.pathname, query: u.searchParams,
-    header: (n) => values(n)[0], headerValues: values, headerNames: () => Object.keys(headers),
+    header: (n) => values(n)[0], headerValues: values, headerNamesWith: (p) => Object.keys(headers).filter((n) => n.startsWith(p)),
     body: async () => Buffer.alloc(0),
   };
 }

@@ -20,8 +20,8 @@ export interface ApiRequest {
   header(name: string): string | undefined;
   /** Every value of a header (lower-case name), repeated headers kept apart. */
   headerValues(name: string): string[];
-  /** Lower-case names of every header sent. */
-  headerNames(): string[];
+  /** Lower-case names of the headers sent that start with `prefix` (lower-case; "" for every one). */
+  headerNamesWith(prefix: string): string[];
   /** The body, at most `limit` bytes (throws a 413 StatusError beyond). */
   body(limit: number): Promise<Buffer>;
   /** The client's address, for audit. */

@@ -4,7 +4,7 @@ import v8 from "node:v8";
 import vm from "node:vm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { KubeObject } from "../kinds/types";
-import { CachedObject, forgetParsed, metadataSpan, parseStats, RECENT_OBJECTS } from "./cached-object";
+import { CachedObject, forgetParsed, metadataSpan, parseStats, RECENT_LINES, RECENT_OBJECTS } from "./cached-object";
 import { HistoryEvent } from "./history-event";
 import type { LogRow } from "./log-rows";
 import type { StoreSnapshot } from "./startup-snapshot";
@@ -113,6 +113,25 @@ describe("a cached object", () => {
     // An object made from a parsed one (a commit) starts at hand.
     const made = new CachedObject(k, 1, json, JSON.parse(json) as KubeObject);
     expect(made.isParsed).toBe(true);
+  });
+
+  it("keeps the answer's bytes (JSON and a newline) of the most recently asked objects only", () => {
+    forgetParsed();
+    const text = new CachedObject(k, 1, JSON.stringify(cm("utf8", { greeting: "héllo 👋" })));
+    const line = text.jsonLine;
+    expect(line.toString("utf8")).toBe(`${text.json}\n`);
+    expect(line.length).toBe(Buffer.byteLength(text.json) + 1);
+    expect(text.jsonLine).toBe(line); // kept: asked again, nothing is encoded
+    const many = Array.from({ length: RECENT_LINES + 10 }, (_, i) => new CachedObject({ ...k, name: `l${i}` }, i, JSON.stringify(cm(`l${i}`))));
+    for (const o of many) expect(o.jsonLine.length).toBe(o.json.length + 1);
+    // The first ones asked left the ring: their bytes are made anew (equal, not the same buffer).
+    expect(text.jsonLine).not.toBe(line);
+    expect(text.jsonLine.equals(line)).toBe(true);
+    const last = many[many.length - 1];
+    const kept = last.jsonLine;
+    expect(many[many.length - 2].jsonLine).toBeDefined();
+    expect(last.jsonLine).toBe(kept);
+    forgetParsed();
   });
 });
 

@@ -4,7 +4,8 @@
 // the rest are parsed again when next read. What the cache holds per object is thus about its JSON, not its
 // JSON plus a parsed copy several times larger (kube's watch cache holds decoded objects; a JS object tree is
 // 3-5x its JSON). History events share the current state's CachedObject (same strings), and keys share their
-// resource and namespace strings (`internKey`).
+// resource and namespace strings (`internKey`). Likewise a recently asked object keeps its answer's bytes (the
+// JSON and a newline, `jsonLine`), bounded the same way, so a hot object's GET writes bytes it already has.
 import type { KubeObject, ObjectMeta } from "../kinds/types";
 import type { ObjectKey, StoredObject } from "./types";
 
@@ -12,46 +13,73 @@ import type { ObjectKey, StoredObject } from "./types";
 export const RECENT_OBJECTS = 1024;
 /** ... and at most the parsed forms of this many bytes of JSON. */
 export const RECENT_JSON_BYTES = 4 * 1024 * 1024;
+/** At most this many objects keep their answer's bytes (`jsonLine`) ... */
+export const RECENT_LINES = 16384;
+/** ... and at most this many bytes of them. */
+export const RECENT_LINE_BYTES = 16 * 1024 * 1024;
 
-/** The most recently parsed objects, oldest first (a ring buffer): an object leaving it drops its parsed form. */
-const recent: (CachedObject | undefined)[] = new Array(RECENT_OBJECTS);
-let head = 0;
-let count = 0;
-let recentBytes = 0;
+/**
+ * The most recently made of something an object keeps beside its JSON, oldest first (a ring buffer) and bounded
+ * by count and by the objects' JSON bytes: an object leaving it drops that thing (`drop`).
+ */
+class Recent {
+  private readonly slots: (CachedObject | undefined)[];
+  private head = 0;
+  private count = 0;
+  private bytes = 0;
+
+  constructor(private readonly maxCount: number, private readonly maxBytes: number, private readonly drop: (o: CachedObject) => void) {
+    this.slots = new Array(maxCount);
+  }
+
+  add(o: CachedObject): void {
+    const size = o.json.length;
+    while (this.count > 0 && (this.count === this.maxCount || this.bytes + size > this.maxBytes)) {
+      const out = this.slots[this.head]!;
+      this.slots[this.head] = undefined;
+      this.head = (this.head + 1) % this.maxCount;
+      this.count--;
+      this.bytes -= out.json.length;
+      this.drop(out);
+    }
+    this.slots[(this.head + this.count) % this.maxCount] = o;
+    this.count++;
+    this.bytes += size;
+  }
+
+  clear(): void {
+    for (let i = 0; i < this.slots.length; i++) {
+      const o = this.slots[i];
+      this.slots[i] = undefined;
+      if (o) this.drop(o);
+    }
+    this.head = this.count = this.bytes = 0;
+  }
+}
+
+const recent = new Recent(RECENT_OBJECTS, RECENT_JSON_BYTES, (o) => o.forget());
+const recentLines = new Recent(RECENT_LINES, RECENT_LINE_BYTES, (o) => o.forgetLine());
 /** Parses done on demand (tests and the benchmark read it). */
 export const parseStats = { parsed: 0 };
 
-function remember(o: CachedObject): void {
-  while (count > 0 && (count === RECENT_OBJECTS || recentBytes + o.json.length > RECENT_JSON_BYTES)) {
-    const out = recent[head]!;
-    recent[head] = undefined;
-    head = (head + 1) % RECENT_OBJECTS;
-    count--;
-    recentBytes -= out.json.length;
-    out.forget();
-  }
-  recent[(head + count) % RECENT_OBJECTS] = o;
-  count++;
-  recentBytes += o.json.length;
-}
-
-/** Drops every parsed form kept at hand (tests: what a cold cache costs). */
+/** Drops every parsed form and answer's bytes kept at hand (tests: what a cold cache costs). */
 export function forgetParsed(): void {
-  for (let i = 0; i < recent.length; i++) { recent[i]?.forget(); recent[i] = undefined; }
-  head = count = recentBytes = 0;
+  recent.clear();
+  recentLines.clear();
 }
 
 const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
 
 export class CachedObject implements StoredObject {
   private parsed: KubeObject | undefined;
+  private line: Buffer | undefined;
   private labelSet: Readonly<Record<string, string>> | undefined;
   /** Set only on the few stale objects (`declare`: no field on every other one). */
   declare readonly stale?: boolean;
 
   constructor(readonly key: ObjectKey, readonly rev: number, readonly json: string, object?: KubeObject, stale?: boolean) {
     if (stale) this.stale = true;
-    if (object) { this.parsed = object; remember(this); }
+    if (object) { this.parsed = object; recent.add(this); }
   }
 
   /** The object parsed from `json`: never mutate it (it may be shared with every other reader). */
@@ -61,7 +89,7 @@ export class CachedObject implements StoredObject {
       o = JSON.parse(this.json) as KubeObject;
       parseStats.parsed++;
       this.parsed = o;
-      remember(this);
+      recent.add(this);
     }
     return o;
   }
@@ -82,6 +110,29 @@ export class CachedObject implements StoredObject {
    */
   get labels(): Readonly<Record<string, string>> {
     return (this.labelSet ??= this.metadata.labels ?? NO_LABELS);
+  }
+
+  /**
+   * `json` and a newline as UTF-8 bytes (a JSON answer's body, written as is), kept while the object is among
+   * the most recently asked (`RECENT_LINES`, `RECENT_LINE_BYTES`): a hot object's GET encodes nothing.
+   */
+  get jsonLine(): Buffer {
+    let line = this.line;
+    if (!line) {
+      const size = Buffer.byteLength(this.json) + 1;
+      // Its own memory, not a slice of node's shared pool (which a kept slice would hold whole).
+      line = Buffer.allocUnsafeSlow(size);
+      line.write(this.json, 0);
+      line[size - 1] = 0x0a;
+      this.line = line;
+      recentLines.add(this);
+    }
+    return line;
+  }
+
+  /** Leaves the ring of answers' bytes. */
+  forgetLine(): void {
+    this.line = undefined;
   }
 
   /** Whether the parsed form is at hand now (tests). */

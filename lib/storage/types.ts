@@ -23,6 +23,8 @@ export interface StoredObject {
   readonly metadata?: ObjectMeta;
   /** `object.metadata.labels` ({} for none), which the cache keeps at hand once read (label selectors). */
   readonly labels?: Readonly<Record<string, string>>;
+  /** `json` and a newline as UTF-8 bytes (a JSON answer's body), which the cache keeps for recently asked objects. */
+  readonly jsonLine?: Buffer;
   /**
    * The database holds this object in a form other than the one a write would produce now (an older
    * encryption provider or key, see lib/encryption): an unchanged update must still write it (key rotation).

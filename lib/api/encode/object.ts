@@ -28,7 +28,11 @@ export function objectResponse(kind: AnyKind, answer: Extract<Answer, { object: 
   // custom resource read through its version's schema): the object itself is not read (the cache parses it only on demand).
   const asStored = !kind.servedFrom && !kind.readAs;
   if (answer.json !== undefined && format.media === "json" && !pretty && !format.as) {
-    if (asStored) return { status: answer.code, headers, body: `${answer.json}\n` };
+    if (asStored) {
+      // The cache's bytes of the answer when it keeps them (a recently asked object): nothing to encode.
+      const stored = answer.stored;
+      return { status: answer.code, headers, body: stored?.json === answer.json && stored.jsonLine ? stored.jsonLine : `${answer.json}\n` };
+    }
     // A custom resource's entry read through its version: remembered per entry, parsed once.
     if (kind.readJsonAs && answer.stored) return { status: answer.code, headers, body: `${kind.readJsonAs(answer.stored) ?? answer.json}\n` };
   }

@@ -24,8 +24,8 @@ export const withImpersonation: Filter = (next, rt) => (ctx) => {
 export interface HeaderSource {
   /** Every value of a header (lower-case name), repeated headers kept apart. */
   headerValues(name: string): string[];
-  /** Lower-case names of every header sent. */
-  headerNames(): string[];
+  /** Lower-case names of the headers sent that start with `prefix`. */
+  headerNamesWith(prefix: string): string[];
 }
 
 /** The user the request acts as: `user` itself when no impersonation header is sent. */
@@ -33,7 +33,7 @@ export function impersonate(authorizer: Authorizer, user: UserInfo, req: HeaderS
   const username = req.headerValues("impersonate-user")[0];
   const groups = req.headerValues("impersonate-group");
   const uid = req.headerValues("impersonate-uid")[0];
-  const extraNames = req.headerNames().filter((n) => n.startsWith(EXTRA_PREFIX));
+  const extraNames = req.headerNamesWith(EXTRA_PREFIX);
   if (username === undefined) {
     if (groups.length || uid !== undefined || extraNames.length) {
       throw errors.badRequest("requested impersonation of groups, uid or extra without impersonating a user");

@@ -12,7 +12,7 @@ function request(method: string, url: string, headers: Record<string, string> = 
   const u = new URL(url, "https://127.0.0.1");
   return {
     method, path: u.pathname, query: u.searchParams,
-    header: (n) => headers[n], headerValues: (n) => (headers[n] ? [headers[n]] : []), headerNames: () => Object.keys(headers),
+    header: (n) => headers[n], headerValues: (n) => (headers[n] ? [headers[n]] : []), headerNamesWith: (p) => Object.keys(headers).filter((n) => n.startsWith(p)),
     body: async () => Buffer.alloc(0),
   };
 }

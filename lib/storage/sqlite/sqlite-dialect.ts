@@ -31,6 +31,9 @@ export class SqliteDialect implements Dialect {
   /** The header read before the last data_version was (empty until then), and that data_version. */
   private readonly headerAtVersion = Buffer.alloc(96);
   private lastDataVersion = -1;
+  /** The signal as read in the I/O callback running now (undefined once it ended: `forgetSignal`). */
+  private signalNow: number | undefined;
+  private readonly forgetSignal = () => { this.signalNow = undefined; };
   /** Prepared statements by SQL text (batch statements differ only by batch size, so there are few). */
   private readonly statements = new Map<string, Statement>();
 
@@ -132,6 +135,18 @@ export class SqliteDialect implements Dialect {
    * data_version was read.
    */
   changeSignal(): number {
+    // Read once per I/O callback: node runs the callback's nextTick queue before any other callback, so the
+    // signal is forgotten before bytes read later reach JavaScript. Every request answered in this callback was
+    // read from its socket before the callback began, hence before the signal was read: a commit acknowledged
+    // to any client before that client sent such a request is seen (the header moved before the read).
+    if (this.signalNow !== undefined) return this.signalNow;
+    const signal = this.readSignal();
+    this.signalNow = signal;
+    process.nextTick(this.forgetSignal);
+    return signal;
+  }
+
+  private readSignal(): number {
     const same = this.walIndex.unchanged(this.headerAtVersion);
     if (same === true && this.lastDataVersion >= 0) return this.lastDataVersion;
     if (same === false) this.walIndex.copyInto(this.headerAtVersion);
