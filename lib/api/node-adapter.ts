@@ -118,7 +118,8 @@ abstract class TargetRequest {
 class Http1ApiRequest extends TargetRequest implements ApiRequest {
   readonly connection: object | undefined;
 
-  constructor(private readonly req: IncomingMessage, target: string, q: number) {
+  /** `res`: where the answer goes (the node adapter's requests; none for one only read). */
+  constructor(readonly req: IncomingMessage, target: string, q: number, readonly res?: ServerResponse) {
     super(req.method ?? "GET", target, q);
     this.connection = req.socket ?? undefined;
   }
@@ -151,7 +152,7 @@ class Http1ApiRequest extends TargetRequest implements ApiRequest {
 class Http2ApiRequest extends TargetRequest implements ApiRequest {
   readonly connection: object | undefined;
 
-  constructor(private readonly stream: ServerHttp2Stream, private readonly headers: IncomingHttpHeaders, private readonly raw: string[], target: string, q: number) {
+  constructor(readonly stream: ServerHttp2Stream, private readonly headers: IncomingHttpHeaders, private readonly raw: string[], target: string, q: number) {
     super(headers[":method"] ?? "GET", target, q);
     this.connection = stream.session;
   }
@@ -395,10 +396,12 @@ export interface NodeApiHandler {
 export function nodeApiHandler(runtime: () => Promise<ApiRuntime>): NodeApiHandler {
   // Once booted, the runtime is used directly: no promise per request to reach it.
   let booted: ApiRuntime | undefined;
+  const batch = new Batch();
   return {
     http1(req, res, target, q) {
-      if (booted) return serveHttp1(booted, req, res, target, q);
-      runtime().then((rt) => { booted = rt; serveHttp1(rt, req, res, target, q); }, (err) => http1Answer(req, res, failed(err)));
+      const request = new Http1ApiRequest(req, target, q, res);
+      if (booted) return batch.add(booted, request);
+      runtime().then((rt) => { booted = rt; serve(rt, request); }, (err) => http1Answer(req, res, failed(err)));
     },
     http2(stream, headers, rawHeaders, target, q) {
       // The compatibility layer ignored a stream's errors (a reset is seen as `aborted` and `close`); unheard,
@@ -409,35 +412,52 @@ export function nodeApiHandler(runtime: () => Promise<ApiRuntime>): NodeApiHandl
       } catch (err) {
         return http2Answer(stream, failed(err));
       }
-      if (booted) return serveHttp2(booted, stream, headers, rawHeaders, target, q);
-      runtime().then((rt) => { booted = rt; serveHttp2(rt, stream, headers, rawHeaders, target, q); }, (err) => http2Answer(stream, failed(err)));
+      const request = new Http2ApiRequest(stream, headers, rawHeaders, target, q);
+      if (booted) return batch.add(booted, request);
+      runtime().then((rt) => { booted = rt; serve(rt, request); }, (err) => http2Answer(stream, failed(err)));
     },
   };
 }
 
-// A synchronous answer (a GET the cache answers at once) is written before the handler returns: no promise,
-// closure or microtask per request; an answer to come is written when it comes.
+/**
+ * The requests that arrived in this turn of the event loop, answered together once its I/O callbacks ran (one
+ * setImmediate per turn, not per request). Node runs each connection's read, and each HTTP/2 stream's headers,
+ * as a callback of its own; answered in one, the turn's requests share what is read once per callback, above
+ * all the store's change signal (lib/storage: one read of SQLite's wal-index header for all of them, sound
+ * because every one of them was read from its socket before it). A request waits only for the rest of the
+ * turn's callbacks: microseconds, and under load the requests a busy server would have queued anyway.
+ */
+class Batch {
+  private pending: (Http1ApiRequest | Http2ApiRequest)[] = [];
+  private rt: ApiRuntime | undefined;
+  private readonly drain = () => {
+    const rt = this.rt!;
+    const requests = this.pending;
+    this.pending = [];
+    for (let i = 0; i < requests.length; i++) serve(rt, requests[i]);
+  };
 
-function serveHttp1(rt: ApiRuntime, req: IncomingMessage, res: ServerResponse, target: string, q: number): void {
-  let answer: ApiResponse | Promise<ApiResponse>;
-  try {
-    answer = answerApi(rt, new Http1ApiRequest(req, target, q));
-  } catch (err) {
-    answer = failed(err);
+  add(rt: ApiRuntime, request: Http1ApiRequest | Http2ApiRequest): void {
+    this.rt = rt;
+    if (this.pending.push(request) === 1) setImmediate(this.drain);
   }
-  if (answer instanceof Promise) answer.then((a) => http1Answer(req, res, a), (err) => http1Answer(req, res, failed(err)));
-  else http1Answer(req, res, answer);
 }
 
-function serveHttp2(rt: ApiRuntime, stream: ServerHttp2Stream, headers: IncomingHttpHeaders, rawHeaders: string[], target: string, q: number): void {
+/** Serves one request: a synchronous answer (a GET the cache answers at once) is written at once, with no promise or microtask. */
+function serve(rt: ApiRuntime, request: Http1ApiRequest | Http2ApiRequest): void {
   let answer: ApiResponse | Promise<ApiResponse>;
   try {
-    answer = answerApi(rt, new Http2ApiRequest(stream, headers, rawHeaders, target, q));
+    answer = answerApi(rt, request);
   } catch (err) {
     answer = failed(err);
   }
-  if (answer instanceof Promise) answer.then((a) => http2Answer(stream, a), (err) => http2Answer(stream, failed(err)));
-  else http2Answer(stream, answer);
+  if (answer instanceof Promise) answer.then((a) => written(request, a), (err) => written(request, failed(err)));
+  else written(request, answer);
+}
+
+function written(request: Http1ApiRequest | Http2ApiRequest, answer: ApiResponse): void {
+  if (request instanceof Http2ApiRequest) http2Answer(request.stream, answer);
+  else http1Answer(request.req, request.res!, answer);
 }
 
 function http1Answer(req: IncomingMessage, res: ServerResponse, answer: ApiResponse): void {
