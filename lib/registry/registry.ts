@@ -34,6 +34,24 @@ export type Answer =
   | { code: number; object: unknown; json?: string; stored?: StoredObject; warnings?: string[] }
   | { code: 200; list: ListAnswer };
 
+/**
+ * An answer that is the cache's stored object. The cache parses an object when it is read (lib/storage): a JSON
+ * answer sends `json` and never reads `object`. A class (its getter on the prototype, not a literal's accessor
+ * made per request): spread it and `object` is not copied, so set it (as objectResponse does).
+ */
+class StoredAnswer {
+  readonly code = 200;
+  readonly json: string;
+
+  constructor(readonly stored: StoredObject) {
+    this.json = stored.json;
+  }
+
+  get object(): KubeObject {
+    return this.stored.object;
+  }
+}
+
 export interface ListAnswer {
   kind: AnyKind;
   resourceVersion: string;
@@ -196,8 +214,7 @@ export class Registry {
   private found(kind: AnyKind, namespace: string, name: string): Answer {
     const found = this.store.objects.get(this.key(kind, namespace, name));
     if (!found) throw errors.notFound(groupResource(kind), name);
-    // The cache parses an object when it is read (lib/storage): a JSON answer sends `json` and never asks.
-    return { code: 200, get object() { return found.object; }, json: found.json, stored: found };
+    return new StoredAnswer(found);
   }
 
   private async waitForRevision(rev: number): Promise<void> {

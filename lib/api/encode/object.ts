@@ -8,7 +8,7 @@ import type { OutputFormat } from "../media";
 import type { ApiResponse } from "../types";
 import { goPackage, metadataView } from "./metadata";
 import { table, type IncludeObject } from "./table";
-import { BASE_HEADERS, contentType, encodeValue } from "./value";
+import { answerHeaders, encodeValue } from "./value";
 
 /**
  * A stored object as the request's group and version serve it: objects of a kind also served by another group are
@@ -23,7 +23,7 @@ export function servedAs(kind: AnyKind, obj: KubeObject): KubeObject | undefined
 }
 
 export function objectResponse(kind: AnyKind, answer: Extract<Answer, { object: unknown }>, format: OutputFormat, pretty: boolean, include: IncludeObject): ApiResponse {
-  const headers = { ...BASE_HEADERS, "content-type": contentType(format.media) };
+  const headers = answerHeaders(format.media);
   // The stored serialisation as it is (not for a kind that answers in another form: another group's apiVersion, a
   // custom resource read through its version's schema): the object itself is not read (the cache parses it only on demand).
   const asStored = !kind.servedFrom && !kind.readAs;
@@ -61,5 +61,5 @@ export function objectResponse(kind: AnyKind, answer: Extract<Answer, { object: 
 export function actionResponse(object: unknown, format: OutputFormat, pretty: boolean, code: number): ApiResponse {
   const obj = object as KubeObject;
   const body = format.as ? metadataView(obj, `${goPackage(obj.apiVersion ?? "")}.${obj.kind}`, format, pretty, false) : encodeValue(obj, format.media, pretty);
-  return { status: code, headers: { ...BASE_HEADERS, "content-type": contentType(format.media) }, body };
+  return { status: code, headers: answerHeaders(format.media), body };
 }

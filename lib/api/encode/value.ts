@@ -20,6 +20,11 @@ export function encodeValue(value: unknown, media: MediaFormat, pretty: boolean,
   return `${JSON.stringify(value, null, pretty ? 2 : undefined)}\n`;
 }
 
+/** The headers of an answer in `media`: a new object each time (the adapters complete it in place). */
+export function answerHeaders(media: MediaFormat): Record<string, string | string[]> {
+  return { "cache-control": BASE_HEADERS["cache-control"], "content-type": contentType(media) };
+}
+
 export function contentType(media: MediaFormat): string {
   return media === "yaml" ? "application/yaml" : media === "protobuf" ? PROTOBUF_MEDIA_TYPE : "application/json";
 }
