@@ -66,6 +66,17 @@ describe("the request target", () => {
     expect(api.path).toBe("/api/v1/namespaces/esc/configmaps/%2e%2e/a\\b");
     expect([...api.query]).toEqual([["limit", "1"]]);
   });
+
+  it("without a query has an empty one that cannot be changed (one shared by every such request)", () => {
+    const read = (url: string) => toApiRequest({ url, method: "GET", headers: {}, httpVersionMajor: 1 } as unknown as NodeRequest);
+    const api = read("/api/v1/namespaces/a/configmaps/b");
+    expect(api.path).toBe("/api/v1/namespaces/a/configmaps/b");
+    expect([...api.query]).toEqual([]);
+    expect(api.query.get("resourceVersion")).toBeNull();
+    expect(() => api.query.set("watch", "1")).toThrow(TypeError);
+    expect(() => api.query.append("watch", "1")).toThrow(TypeError);
+    expect(read("/api/v1/namespaces/a/configmaps/c").query.has("watch")).toBe(false);
+  });
 });
 
 // The two transports on real node servers in this process (plain TCP: what the adapter writes does not depend on TLS).

@@ -94,6 +94,15 @@ function namesWith(headers: IncomingHttpHeaders, prefix: string): string[] {
 
 const joined = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(", ") : v);
 
+/** The query of every request without one: shared, so it refuses to be changed. */
+class NoQuery extends URLSearchParams {
+  override append(): void { throw new TypeError("a request's query cannot be changed"); }
+  override set(): void { throw new TypeError("a request's query cannot be changed"); }
+  override delete(): void { throw new TypeError("a request's query cannot be changed"); }
+  override sort(): void { throw new TypeError("a request's query cannot be changed"); }
+}
+const NO_QUERY: URLSearchParams = new NoQuery();
+
 /**
  * The request target as sent, not a WHATWG URL: that would resolve `%2e%2e` as a `..` segment (climbing to
  * another path) and turn `\` into `/`, where Go leaves both to the router as a name's bytes. Split once by
@@ -110,7 +119,7 @@ abstract class TargetRequest {
   }
 
   get query(): URLSearchParams {
-    return (this.parsedQuery ??= this.q < 0 ? new URLSearchParams() : parseQuery(this.target.slice(this.q + 1)));
+    return (this.parsedQuery ??= this.q < 0 ? NO_QUERY : parseQuery(this.target.slice(this.q + 1)));
   }
 }
 
