@@ -5,6 +5,7 @@ import net, { type AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import type { ApiRequest, ApiResponse } from "./types";
 import { nodeApiHandler, toApiRequest, toHttp2ApiRequest, writeApiResponse, writeHttp2Response } from "./node-adapter";
+import { testRuntime } from "./test-support";
 
 type NodeRequest = IncomingMessage;
 type NodeResponse = ServerResponse;
@@ -322,6 +323,34 @@ describe("an HTTP/1.1 request", () => {
 });
 
 describe("the API's HTTP/2 streams", () => {
+  it("are answered together when they arrive in one turn of the event loop (one callback: one read of the store's change signal)", async () => {
+    // Which callback a request is handled in: the count moves at the end of each (node drains nextTicks there).
+    let callback = 0;
+    let scheduled = false;
+    const currentCallback = () => {
+      if (!scheduled) { scheduled = true; process.nextTick(() => { scheduled = false; callback++; }); }
+      return callback;
+    };
+    const handledIn: number[] = [];
+    const rt = testRuntime(() => true, {
+      authenticate: async () => { handledIn.push(currentCallback()); return { username: "alice", groups: ["system:authenticated"] }; },
+    });
+    const api = nodeApiHandler(async () => rt);
+    const h = await http2Server((stream, headers, raw) => api.http2(stream, headers, raw, headers[":path"] ?? "/", -1));
+    try {
+      const ask = () => h2Request(h.session, { ":path": "/api/v1/namespaces/a/configmaps/b", authorization: "Bearer good" });
+      await ask(); // the first one waits for the runtime to boot
+      handledIn.length = 0;
+      const answers = await Promise.all(Array.from({ length: 5 }, ask));
+      expect(answers.every((a) => typeof a.headers[":status"] === "number")).toBe(true);
+      expect(handledIn).toHaveLength(5);
+      // Sent at once, they reach the server in one read; node gives each stream a callback of its own.
+      expect(new Set(handledIn).size).toBe(1);
+    } finally {
+      h.close();
+    }
+  });
+
   it("grant `Expect: 100-continue` and refuse other expectations with 417, as node's servers do", async () => {
     const api = nodeApiHandler(() => Promise.reject(new Error("no runtime in this test")));
     const h = await http2Server((stream, headers, raw) => api.http2(stream, headers, raw, headers[":path"] ?? "/", -1));
