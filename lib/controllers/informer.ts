@@ -107,12 +107,11 @@ export class Informer {
   }
 
   private replay(o: StoredObject): void {
-    let metadata: ObjectMeta | undefined;
-    this.dispatch({ type: "ADDED", key: o.key, get object() { return o.object; }, get metadata() { return (metadata ??= o.metadata ?? o.object.metadata); } });
+    this.dispatch(new ReplayedEvent(o));
   }
 
   private eventOf(e: LogEvent): InformerEvent {
-    return { type: e.type, key: e.key, get object() { return e.object; }, get old() { return e.prev?.object; }, get metadata() { return e.object.metadata; } };
+    return new CommittedEvent(e);
   }
 
   /** Synced: every committed change from now on goes to the handlers as the cache applies it. */
@@ -148,5 +147,50 @@ export class Informer {
     } catch (err) {
       this.onError(err);
     }
+  }
+}
+
+// An event's object is read from the cache only when a handler asks (getters on the prototype: a literal's
+// accessors would be made for every one of a start-up's objects).
+
+/** A stored object replayed as ADDED when the informer starts. */
+class ReplayedEvent implements InformerEvent {
+  readonly type = "ADDED" as const;
+  readonly key: ObjectKey;
+  private meta: ObjectMeta | undefined;
+
+  constructor(private readonly stored: StoredObject) {
+    this.key = stored.key;
+  }
+
+  get object(): KubeObject {
+    return this.stored.object;
+  }
+
+  get metadata(): ObjectMeta {
+    return (this.meta ??= this.stored.metadata ?? this.stored.object.metadata);
+  }
+}
+
+/** A committed change as the cache applied it. */
+class CommittedEvent implements InformerEvent {
+  readonly type: EventType;
+  readonly key: ObjectKey;
+
+  constructor(private readonly event: LogEvent) {
+    this.type = event.type;
+    this.key = event.key;
+  }
+
+  get object(): KubeObject {
+    return this.event.object;
+  }
+
+  get old(): KubeObject | undefined {
+    return this.event.prev?.object;
+  }
+
+  get metadata(): ObjectMeta {
+    return this.event.object.metadata;
   }
 }
