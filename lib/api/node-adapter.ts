@@ -443,7 +443,16 @@ class Batch {
     const rt = this.rt!;
     const requests = this.pending;
     this.pending = [];
-    for (let i = 0; i < requests.length; i++) serve(rt, requests[i]);
+    for (let i = 0; i < requests.length; i++) {
+      const request = requests[i];
+      // serve answers its own failures; should it ever throw, that request's client is cut off, not the rest.
+      try {
+        serve(rt, request);
+      } catch {
+        if (request instanceof Http2ApiRequest) request.stream.destroy();
+        else request.res?.destroy();
+      }
+    }
   };
 
   add(rt: ApiRuntime, request: Http1ApiRequest | Http2ApiRequest): void {
